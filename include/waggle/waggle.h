@@ -1,0 +1,14 @@
+/* waggle/waggle.h - umbrella header for libwaggle.
+ *
+ * libwaggle answers four questions for an AI agent before it acts: where a
+ * capability could come from, whether the user's plan includes it, whether
+ * the call needs a human's click, and how to run it against a real service.
+ * Each module has its own header; include this one to get them all.
+ */
+#ifndef WAGGLE_WAGGLE_H
+#define WAGGLE_WAGGLE_H
+
+#include "waggle/error.h"
+#include "waggle/version.h"
+
+#endif

@@ -1,0 +1,9 @@
+/* cmd_skills.c - `waggle skills`. PLACEHOLDER: replaced by the issue that builds it. */
+#include "cli.h"
+
+int cmd_skills(int argc, char **argv, const wg_cli *cli)
+{
+    (void)argc;
+    (void)cli;
+    return wg_cli_fail(argv[0], "not built yet");
+}

@@ -10,5 +10,7 @@
 
 #include "waggle/error.h"
 #include "waggle/version.h"
+#include "waggle/types.h"
+#include "waggle/datadir.h"
 
 #endif

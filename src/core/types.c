@@ -7,7 +7,7 @@
 static const char *const risk_names[] = { "low", "medium", "high" };
 static const char *const approval_names[] = { "standard", "elevated", "critical" };
 static const char *const autonomy_names[] = { "normal", "trusted", "yolo" };
-enum { N_NAMES = 3 };
+#define N_NAMES 3
 
 static int parse(int *out, const char *s, const char *const names[], const char *what)
 {

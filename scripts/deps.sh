@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libjansson-dev libpcre2-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev
   libmicrohttpd-dev libpq-dev postgresql libcriterion-dev
-  curl wrk hyperfine valgrind nodejs npm
+  curl wrk hyperfine valgrind
 )
 
 missing=()

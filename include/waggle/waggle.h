@@ -12,5 +12,8 @@
 #include "waggle/version.h"
 #include "waggle/types.h"
 #include "waggle/datadir.h"
+#include "waggle/shell.h"
+#include "waggle/gate.h"
+#include "waggle/permissions.h"
 
 #endif

@@ -5,6 +5,12 @@
 
 static const wg_connector_spec *const builtin[] = {
     &wg_spec_github,
+    &wg_spec_slack,
+    &wg_spec_jira,
+    &wg_spec_discord,
+    &wg_spec_linear,
+    &wg_spec_notion,
+    &wg_spec_gitlab,
 };
 
 static const wg_connector_spec *const demo[] = {

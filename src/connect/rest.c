@@ -231,17 +231,23 @@ static int build_query(buf *b, const char *spec, const json_t *params, json_t *u
         size_t n = strcspn(p, " ");
         if (!n)
             break;
+        /* "key", "key=default", "key:input" (the query key differs from the input) */
         char item[128];
         snprintf(item, sizeof item, "%.*s", (int)n, p);
         char *eq = strchr(item, '=');
         if (eq)
             *eq++ = 0;
-        const json_t *v = json_object_get(params, item);
+        char *input = strchr(item, ':');
+        if (input)
+            *input++ = 0;
+        else
+            input = item;
+        const json_t *v = json_object_get(params, input);
         if (v && !json_is_null(v))
             query_value(b, first, item, v);
         else if (eq)
             query_pair(b, first, item, eq);
-        json_object_set_new(used, item, json_true());
+        json_object_set_new(used, input, json_true());
         p += n;
     }
     return 0;
@@ -269,10 +275,19 @@ static json_t *fill(const json_t *t, const json_t *params, int *drop)
         return NULL;
     }
     if (json_is_object(t)) {
+        /* {"$if":"name", …}: the whole object exists only with that input */
+        const char *cond = json_string_value(json_object_get(t, "$if"));
+        const json_t *cv = cond ? json_object_get(params, cond) : NULL;
+        if (cond && (!cv || json_is_null(cv))) {
+            *drop = 1;
+            return NULL;
+        }
         json_t *o = json_object();
         const char *k;
         json_t *v;
         json_object_foreach((json_t *)t, k, v) {
+            if (strcmp(k, "$if") == 0)
+                continue;
             int d;
             json_t *f = fill(v, params, &d);
             if (f)
@@ -556,7 +571,7 @@ json_t *wg_rest_call_failure(const wg_rest_ctx *ctx, int rc)
     return r;
 }
 
-static json_t *graphql_errors(const json_t *errs)
+static json_t *graphql_errors(const wg_rest_ctx *ctx, const json_t *errs)
 {
     buf b = { 0 };
     size_t i;
@@ -567,7 +582,7 @@ static json_t *graphql_errors(const json_t *errs)
         const char *m = json_string_value(json_object_get(e, "message"));
         puts_(&b, m ? m : "unknown error");
     }
-    json_t *r = wg_connector_fail("GraphQL: %s", b.p ? b.p : "");
+    json_t *r = wg_connector_fail("%s GraphQL: %s", ctx->call->spec->name, b.p ? b.p : "");
     free(b.p);
     return r;
 }
@@ -598,7 +613,7 @@ int wg_rest_result(json_t **out, const wg_rest_ctx *ctx, wg_rest_response *r, wg
                 : wg_connector_fail("Slack API error: %s", ctx->action ? ctx->action->name : "");
     } else if (mode == WG_REST_RESP_GRAPHQL && r->json &&
                json_array_size(json_object_get(r->json, "errors")) > 0) {
-        res = graphql_errors(json_object_get(r->json, "errors"));
+        res = graphql_errors(ctx, json_object_get(r->json, "errors"));
     } else if (mode == WG_REST_RESP_GRAPHQL && r->json) {
         res = wg_connector_ok(json_incref(json_object_get(r->json, "data")));
     } else if (r->json) {
@@ -651,6 +666,8 @@ static int build_body(json_t **out, const wg_rest_action *a, const json_t *param
             size_t n = strcspn(p, " =");
             char key[64];
             snprintf(key, sizeof key, "%.*s", (int)n, p);
+            if (strchr(key, ':'))
+                memmove(key, strchr(key, ':') + 1, strlen(strchr(key, ':')));
             json_object_del(b, key);
             p += strcspn(p, " ");
             while (*p == ' ')

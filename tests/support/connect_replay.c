@@ -158,7 +158,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         free(payload);
         const json_t *b = json_object_get(resp, "body");
         const char *bt = json_string_value(json_object_get(resp, "body_text"));
-        payload = bt ? strdup(bt) : b ? json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY) : strdup("");
+        payload = bt ? strdup(bt) : (b && !json_is_null(b)) ? json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY) : strdup("");
         hdrs = json_incref(json_object_get(resp, "headers"));
     } else {
         r->next++;

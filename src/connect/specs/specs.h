@@ -6,6 +6,7 @@
 #define WG_CONNECT_SPECS_H
 
 #include "connect/rest.h"
+#include "waggle/error.h"
 
 #define JSON(...) #__VA_ARGS__
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])

@@ -12,5 +12,6 @@
 #include "waggle/version.h"
 #include "waggle/types.h"
 #include "waggle/datadir.h"
+#include "waggle/server.h"
 
 #endif

@@ -12,6 +12,7 @@
 #include "waggle/version.h"
 #include "waggle/types.h"
 #include "waggle/datadir.h"
+#include "waggle/connector.h"
 #include "waggle/server.h"
 
 #endif

@@ -13,5 +13,6 @@
 #include "waggle/types.h"
 #include "waggle/datadir.h"
 #include "waggle/connector.h"
+#include "waggle/server.h"
 
 #endif

@@ -12,6 +12,8 @@
 #include "waggle/version.h"
 #include "waggle/types.h"
 #include "waggle/datadir.h"
+#include "waggle/connector.h"
+#include "waggle/server.h"
 #include "waggle/text.h"
 #include "waggle/trust.h"
 #include "waggle/skills.h"

@@ -125,10 +125,16 @@ typedef struct wg_route_area {
 
 /* ---- service-wide context ------------------------------------------------ */
 
-/* Borrowed by handlers; lives as long as the server. */
+/* Borrowed by handlers; lives as long as the server. The server builds
+ * these handles before any area's init runs and frees them after every
+ * area's fini; areas use them, never free them. */
 struct wg_server_ctx {
     const char *data_dir;               /* absolute or as given; never NULL */
-    int demo;                           /* --demo: register demo connectors */
+    int demo;                           /* --demo: demo connectors are registered */
+    /* The connector registry (waggle/connector.h), built-ins registered
+     * (demo ones with --demo), credentials loaded from the vault at start.
+     * routes_connectors.c and GET /api/tools use it. Never NULL. */
+    struct wg_registry *registry;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;

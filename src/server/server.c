@@ -1,6 +1,7 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "waggle/connector.h"
 #include "waggle/error.h"
 
 #include <sodium.h>
@@ -85,6 +86,8 @@ static void release(wg_server *srv)
         if (wg_server__areas[a]->fini)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
+    wg_registry_free(srv->ctx.registry);
+    wg_connect_memvault_free(srv->conn_vault);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
     free_list(srv->cors_origins);
@@ -120,6 +123,20 @@ static int init_tokens(wg_server *srv, const char *given)
                        (const unsigned char *)srv->admin_token, strlen(srv->admin_token),
                        NULL, 0);
     return 0;
+}
+
+/* The handles every area shares (route.h, wg_server_ctx). */
+static int init_handles(wg_server *srv)
+{
+    int rc = wg_connect_memvault_new(&srv->conn_vault);
+    if (rc < 0)
+        return rc;
+    wg_registry_options ro = { 0 };
+    ro.vault = srv->conn_vault;
+    ro.demo = srv->ctx.demo;
+    if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
+        return rc;
+    return wg_registry_load(srv->ctx.registry);
 }
 
 static int init_areas(wg_server *srv)
@@ -175,6 +192,8 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     if ((rc = init_tokens(srv, opt->api_token)) < 0)
         goto fail;
     if ((rc = wg_route__table_build(&srv->table)) < 0)
+        goto fail;
+    if ((rc = init_handles(srv)) < 0)
         goto fail;
     if ((rc = init_areas(srv)) < 0)
         goto fail;

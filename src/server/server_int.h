@@ -87,6 +87,7 @@ struct wg_server {
     size_t n_areas;
     size_t n_areas_inited;
     void *mhd;                   /* struct MHD_Daemon * */
+    struct wg_connect_vault *conn_vault;   /* the registry's vault seam */
     atomic_long in_flight;
     wg_server_log_fn log;
     void *log_ud;

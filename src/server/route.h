@@ -135,11 +135,20 @@ struct wg_server_ctx {
      * (demo ones with --demo), credentials loaded from the vault at start.
      * routes_connectors.c and GET /api/tools use it. Never NULL. */
     struct wg_registry *registry;
+    /* The vault seam the registry uses (connector:<id> credentials,
+     * kvark:connection, team:server). Never NULL. */
+    const struct wg_connect_vault *vault;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;
     void *priv;                         /* the server's own state (http.c) */
 };
+
+/* Edits DATA_DIR/config.json under the server's config lock: loads it (or
+ * {}), calls edit(cfg, arg), writes it back atomically (0600). Other fields
+ * are kept. Returns 0, WG_EIO, WG_ENOMEM. */
+int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                          const void *arg);
 
 /* The state pointer the named area's init stored, or NULL. */
 void *wg_server_area_state(const wg_server_ctx *ctx, const char *area);

@@ -1,6 +1,7 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "server/files.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
 
@@ -99,6 +100,7 @@ static void release(wg_server *srv)
     free(srv->admin_token);
     free(srv->listen_host);
     free(srv->data_dir);
+    pthread_mutex_destroy(&srv->config_lock);
     free(srv);
 }
 
@@ -134,6 +136,7 @@ static int init_handles(wg_server *srv)
     wg_registry_options ro = { 0 };
     ro.vault = srv->conn_vault;
     ro.demo = srv->ctx.demo;
+    srv->ctx.vault = srv->conn_vault;
     if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
         return rc;
     return wg_registry_load(srv->ctx.registry);
@@ -185,6 +188,7 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->ctx.log = opt->log;
     srv->ctx.log_ud = opt->log_ud;
     srv->ctx.priv = srv;
+    pthread_mutex_init(&srv->config_lock, NULL);
 
     unsigned port = DEFAULT_PORT;
     if ((rc = parse_listen(&srv->listen_host, &port, opt->listen)) < 0)
@@ -229,4 +233,28 @@ void wg_server_stop(wg_server *srv)
     wg_http__stop(srv);
     wg_server_logf(&srv->ctx, "waggled stopped");
     release(srv);
+}
+
+int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                          const void *arg)
+{
+    wg_server *srv = ctx->priv;
+    char *path = wg_files__join(ctx->data_dir, "config.json", NULL);
+    if (!path)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_lock(&srv->config_lock);
+    json_t *cfg = json_load_file(path, 0, NULL);
+    if (!json_is_object(cfg)) {
+        json_decref(cfg);
+        cfg = json_object();
+    }
+    edit(cfg, arg);
+    char *text = json_dumps(cfg, JSON_INDENT(2));
+    json_decref(cfg);
+    int rc = text ? wg_files__write_atomic(path, text, strlen(text))
+                  : wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_unlock(&srv->config_lock);
+    free(text);
+    free(path);
+    return rc;
 }

@@ -7,6 +7,7 @@
 #include "server/route.h"
 #include "waggle/server.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,6 +90,7 @@ struct wg_server {
     void *mhd;                   /* struct MHD_Daemon * */
     struct wg_connect_vault *conn_vault;   /* the registry's vault seam */
     atomic_long in_flight;
+    pthread_mutex_t config_lock;   /* serializes config.json edits */
     wg_server_log_fn log;
     void *log_ud;
 };

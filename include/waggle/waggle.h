@@ -14,5 +14,13 @@
 #include "waggle/datadir.h"
 #include "waggle/connector.h"
 #include "waggle/server.h"
+#include "waggle/text.h"
+#include "waggle/trust.h"
+#include "waggle/skills.h"
+#include "waggle/router.h"
+#include "waggle/acquire.h"
+#include "waggle/marker.h"
+#include "waggle/plugins.h"
+#include "waggle/capdeps.h"
 
 #endif

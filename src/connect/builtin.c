@@ -10,7 +10,9 @@ static const wg_connector_spec *const builtin[] = {
     &wg_spec_discord,
     &wg_spec_linear,
     &wg_spec_notion,
+    &wg_spec_obsidian,
     &wg_spec_gitlab,
+    &wg_spec_postgres,
 };
 
 static const wg_connector_spec *const demo[] = {

@@ -5,7 +5,7 @@
  *          const wg_route_area wg_routes_<area> = { ... };
  *      cmake/server.cmake globs src/server/routes_*.c and generates the area
  *      list from the file names, so a new file is a new area: no other edit.
- *   2. Each row of the area's wg_route[] is one method + path pattern. A
+ *   2. Each row of the area's wg_http_route[] is one method + path pattern. A
  *      segment ":name" is a path parameter (read it with wg_req_param).
  *      Parameters are checked before the handler runs: non-empty, valid
  *      UTF-8, no '/', '\\', NUL or control bytes, not "." or ".." (else 400
@@ -107,17 +107,17 @@ typedef struct wg_res {
 
 typedef int (*wg_route_fn)(wg_res *res, const wg_req *req);
 
-typedef struct wg_route {
+typedef struct wg_http_route {
     wg_http_method method;
     const char *path;                   /* "/api/connectors/:id/health" */
     wg_route_fn fn;
     wg_route_tier min_tier;
     unsigned flags;
-} wg_route;
+} wg_http_route;
 
 typedef struct wg_route_area {
     const char *name;                   /* "connectors" */
-    const wg_route *routes;
+    const wg_http_route *routes;
     size_t n_routes;
     int (*init)(void **state, wg_server_ctx *ctx);   /* may be NULL */
     void (*fini)(void *state);                       /* may be NULL */

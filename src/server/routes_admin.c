@@ -203,7 +203,7 @@ static void fini(void *state)
     free(st);
 }
 
-static const wg_route routes[] = {
+static const wg_http_route routes[] = {
     { WG_HTTP_POST, "/api/cost/events",       record_cost,       WG_ROUTE_FREE,  0 },
     { WG_HTTP_GET,  "/api/cost/by-workspace", cost_by_workspace, WG_ROUTE_TEAMS, 0 },
     { WG_HTTP_POST, "/api/cloud-sync/toggle", cloud_sync,        WG_ROUTE_TEAMS, 0 },

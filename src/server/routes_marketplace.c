@@ -272,7 +272,7 @@ static void fini(void *state)
     free(st);
 }
 
-static const wg_route routes[] = {
+static const wg_http_route routes[] = {
     { WG_HTTP_GET,  "/api/marketplace",                  list,       WG_ROUTE_FREE,       0 },
     { WG_HTTP_POST, "/api/marketplace/install",          install,    WG_ROUTE_PRO,        0 },
     { WG_HTTP_POST, "/api/marketplace/publish",          publish,    WG_ROUTE_PRO,        0 },

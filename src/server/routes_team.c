@@ -105,7 +105,7 @@ static int governance(wg_res *res, const wg_req *req)
     return wg_res_json(res, 200, json_pack("{s:o,s:o}", "tools", tools, "personas", rows));
 }
 
-static const wg_route routes[] = {
+static const wg_http_route routes[] = {
     { WG_HTTP_POST, "/api/team/connect",                team_connect, WG_ROUTE_TEAMS,      0 },
     { WG_HTTP_GET,  "/api/team/governance/permissions", governance,   WG_ROUTE_ENTERPRISE, 0 },
 };

@@ -156,7 +156,7 @@ static void fini(void *state)
     free(st);
 }
 
-static const wg_route routes[] = {
+static const wg_http_route routes[] = {
     { WG_HTTP_GET,   "/api/tier",             get_tier,    WG_ROUTE_FREE, 0 },
     { WG_HTTP_PATCH, "/api/tier",             patch_tier,  WG_ROUTE_FREE, WG_ROUTE_ADMIN },
     { WG_HTTP_POST,  "/api/tier/start-trial", start_trial, WG_ROUTE_FREE, 0 },

@@ -20,7 +20,7 @@ extern const wg_route_area *const wg_server__areas[];
 
 /* One row of the flattened table. */
 typedef struct {
-    const wg_route *route;
+    const wg_http_route *route;
     size_t area;                 /* index into wg_server__areas */
 } wg_route_entry;
 

@@ -138,6 +138,10 @@ struct wg_server_ctx {
     /* The vault seam the registry uses (connector:<id> credentials,
      * kvark:connection, team:server). Never NULL. */
     const struct wg_connect_vault *vault;
+    /* The trust model (waggle/trust.h), compiled once. Never NULL. */
+    const struct wg_trust *trust;
+    /* The starter skill pack (waggle/skills.h), loaded once. Never NULL. */
+    const struct wg_skillset *starter;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;

@@ -145,7 +145,7 @@ static int install(wg_res *res, const wg_req *req)
         if ((rc = wg_files__write_atomic(dests[i], texts[i], strlen(texts[i]))) < 0)
             break;
         json_array_append_new(installed, json_pack("{s:s,s:o?}", "name", skill, "trust",
-                                                   wg_skilltrust__assess(texts[i], "marketplace")));
+                                                   wg_skilltrust__assess(req->ctx->trust, texts[i], "marketplace")));
     }
     pthread_mutex_unlock(&st->lock);
     if (rc == 0)

@@ -4,6 +4,8 @@
 #include "server/files.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "waggle/skills.h"
+#include "waggle/trust.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -88,6 +90,8 @@ static void release(wg_server *srv)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
     wg_registry_free(srv->ctx.registry);
+    wg_trust_free(srv->trust);
+    wg_skillset_free(srv->starter);
     wg_connect_memvault_free(srv->conn_vault);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
@@ -130,8 +134,12 @@ static int init_tokens(wg_server *srv, const char *given)
 /* The handles every area shares (route.h, wg_server_ctx). */
 static int init_handles(wg_server *srv)
 {
-    int rc = wg_connect_memvault_new(&srv->conn_vault);
-    if (rc < 0)
+    int rc = wg_trust_new(&srv->trust);
+    if (rc < 0 || (rc = wg_skillset_load_starter(&srv->starter)) < 0)
+        return rc;
+    srv->ctx.trust = srv->trust;
+    srv->ctx.starter = srv->starter;
+    if ((rc = wg_connect_memvault_new(&srv->conn_vault)) < 0)
         return rc;
     wg_registry_options ro = { 0 };
     ro.vault = srv->conn_vault;

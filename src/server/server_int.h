@@ -89,6 +89,8 @@ struct wg_server {
     size_t n_areas_inited;
     void *mhd;                   /* struct MHD_Daemon * */
     struct wg_connect_vault *conn_vault;   /* the registry's vault seam */
+    struct wg_trust *trust;
+    struct wg_skillset *starter;
     atomic_long in_flight;
     pthread_mutex_t config_lock;   /* serializes config.json edits */
     wg_server_log_fn log;

@@ -7,8 +7,10 @@
 #include <jansson.h>
 
 /* New TrustAssessment object, or NULL when it cannot be computed.
- * source is the CapabilityCandidate source label ("marketplace",
+ * Front matter permissions count as declared. source is the CapabilityCandidate source label ("marketplace",
  * "starter-pack", "installed"). */
-json_t *wg_skilltrust__assess(const char *content, const char *source);
+struct wg_trust;
+json_t *wg_skilltrust__assess(const struct wg_trust *trust, const char *content,
+                              const char *source);
 
 #endif

@@ -226,7 +226,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
         }
         goto out;
     }
-    const wg_route *route = m.entry->route;
+    const wg_http_route *route = m.entry->route;
     if (!(route->flags & WG_ROUTE_PUBLIC) && !token) {
         token = wg_guard__bearer(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                                   "Authorization"));

@@ -5,7 +5,7 @@
  *          const wg_route_area wg_routes_<area> = { ... };
  *      cmake/server.cmake globs src/server/routes_*.c and generates the area
  *      list from the file names, so a new file is a new area: no other edit.
- *   2. Each row of the area's wg_route[] is one method + path pattern. A
+ *   2. Each row of the area's wg_http_route[] is one method + path pattern. A
  *      segment ":name" is a path parameter (read it with wg_req_param).
  *      Parameters are checked before the handler runs: non-empty, valid
  *      UTF-8, no '/', '\\', NUL or control bytes, not "." or ".." (else 400
@@ -107,17 +107,17 @@ typedef struct wg_res {
 
 typedef int (*wg_route_fn)(wg_res *res, const wg_req *req);
 
-typedef struct wg_route {
+typedef struct wg_http_route {
     wg_http_method method;
     const char *path;                   /* "/api/connectors/:id/health" */
     wg_route_fn fn;
     wg_route_tier min_tier;
     unsigned flags;
-} wg_route;
+} wg_http_route;
 
 typedef struct wg_route_area {
     const char *name;                   /* "connectors" */
-    const wg_route *routes;
+    const wg_http_route *routes;
     size_t n_routes;
     int (*init)(void **state, wg_server_ctx *ctx);   /* may be NULL */
     void (*fini)(void *state);                       /* may be NULL */
@@ -135,11 +135,24 @@ struct wg_server_ctx {
      * (demo ones with --demo), credentials loaded from the vault at start.
      * routes_connectors.c and GET /api/tools use it. Never NULL. */
     struct wg_registry *registry;
+    /* The vault seam the registry uses (connector:<id> credentials,
+     * kvark:connection, team:server). Never NULL. */
+    const struct wg_connect_vault *vault;
+    /* The trust model (waggle/trust.h), compiled once. Never NULL. */
+    const struct wg_trust *trust;
+    /* The starter skill pack (waggle/skills.h), loaded once. Never NULL. */
+    const struct wg_skillset *starter;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;
     void *priv;                         /* the server's own state (http.c) */
 };
+
+/* Edits DATA_DIR/config.json under the server's config lock: loads it (or
+ * {}), calls edit(cfg, arg), writes it back atomically (0600). Other fields
+ * are kept. Returns 0, WG_EIO, WG_ENOMEM. */
+int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                          const void *arg);
 
 /* The state pointer the named area's init stored, or NULL. */
 void *wg_server_area_state(const wg_server_ctx *ctx, const char *area);

@@ -80,7 +80,7 @@ int wg_route__table_build(wg_route_table *t)
     for (size_t a = 0; wg_server__areas[a]; a++) {
         const wg_route_area *area = wg_server__areas[a];
         for (size_t i = 0; i < area->n_routes; i++) {
-            const wg_route *r = &area->routes[i];
+            const wg_http_route *r = &area->routes[i];
             if (!r->fn || !pattern_ok(r->path) || !wg_http__method_parse(wg_http__method_name(r->method))) {
                 free(rows);
                 return wg_error_set(WG_EINVAL, "area %s: malformed route %s", area->name, r->path);
@@ -153,7 +153,7 @@ void wg_route__match(wg_route_match *m, const wg_route_table *t, wg_http_method 
 {
     memset(m, 0, sizeof *m);
     for (size_t i = 0; i < t->n; i++) {
-        const wg_route *r = t->rows[i].route;
+        const wg_http_route *r = t->rows[i].route;
         wg_route_match tmp;
         memset(&tmp, 0, sizeof tmp);
         if (!match_one(&tmp, r->path, path, scratch))

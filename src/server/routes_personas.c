@@ -37,7 +37,7 @@ static int generate(wg_res *res, const wg_req *req)
     return wg_res_json(res, 200, json_pack("{s:o}", "persona", p));
 }
 
-static const wg_route routes[] = {
+static const wg_http_route routes[] = {
     { WG_HTTP_GET,  "/api/personas",          list,     WG_ROUTE_FREE, 0 },
     { WG_HTTP_POST, "/api/personas",          create,   WG_ROUTE_PRO,  0 },
     { WG_HTTP_POST, "/api/personas/generate", generate, WG_ROUTE_PRO,  0 },

@@ -28,7 +28,7 @@ static int openapi(wg_res *res, const wg_req *req)
     return wg_res_text(res, 200, "application/json; charset=utf-8", copy, wg_server__openapi_len);
 }
 
-static const wg_route routes[] = {
+static const wg_http_route routes[] = {
     { WG_HTTP_GET, "/healthz",          healthz, WG_ROUTE_FREE, WG_ROUTE_PUBLIC },
     { WG_HTTP_GET, "/api/openapi.json", openapi, WG_ROUTE_FREE, 0 },
 };

@@ -1,8 +1,11 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "server/files.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "waggle/skills.h"
+#include "waggle/trust.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -87,6 +90,8 @@ static void release(wg_server *srv)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
     wg_registry_free(srv->ctx.registry);
+    wg_trust_free(srv->trust);
+    wg_skillset_free(srv->starter);
     wg_connect_memvault_free(srv->conn_vault);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
@@ -99,6 +104,7 @@ static void release(wg_server *srv)
     free(srv->admin_token);
     free(srv->listen_host);
     free(srv->data_dir);
+    pthread_mutex_destroy(&srv->config_lock);
     free(srv);
 }
 
@@ -128,12 +134,17 @@ static int init_tokens(wg_server *srv, const char *given)
 /* The handles every area shares (route.h, wg_server_ctx). */
 static int init_handles(wg_server *srv)
 {
-    int rc = wg_connect_memvault_new(&srv->conn_vault);
-    if (rc < 0)
+    int rc = wg_trust_new(&srv->trust);
+    if (rc < 0 || (rc = wg_skillset_load_starter(&srv->starter)) < 0)
+        return rc;
+    srv->ctx.trust = srv->trust;
+    srv->ctx.starter = srv->starter;
+    if ((rc = wg_connect_memvault_new(&srv->conn_vault)) < 0)
         return rc;
     wg_registry_options ro = { 0 };
     ro.vault = srv->conn_vault;
     ro.demo = srv->ctx.demo;
+    srv->ctx.vault = srv->conn_vault;
     if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
         return rc;
     return wg_registry_load(srv->ctx.registry);
@@ -185,6 +196,7 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->ctx.log = opt->log;
     srv->ctx.log_ud = opt->log_ud;
     srv->ctx.priv = srv;
+    pthread_mutex_init(&srv->config_lock, NULL);
 
     unsigned port = DEFAULT_PORT;
     if ((rc = parse_listen(&srv->listen_host, &port, opt->listen)) < 0)
@@ -229,4 +241,28 @@ void wg_server_stop(wg_server *srv)
     wg_http__stop(srv);
     wg_server_logf(&srv->ctx, "waggled stopped");
     release(srv);
+}
+
+int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                          const void *arg)
+{
+    wg_server *srv = ctx->priv;
+    char *path = wg_files__join(ctx->data_dir, "config.json", NULL);
+    if (!path)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_lock(&srv->config_lock);
+    json_t *cfg = json_load_file(path, 0, NULL);
+    if (!json_is_object(cfg)) {
+        json_decref(cfg);
+        cfg = json_object();
+    }
+    edit(cfg, arg);
+    char *text = json_dumps(cfg, JSON_INDENT(2));
+    json_decref(cfg);
+    int rc = text ? wg_files__write_atomic(path, text, strlen(text))
+                  : wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_unlock(&srv->config_lock);
+    free(text);
+    free(path);
+    return rc;
 }

@@ -7,6 +7,7 @@
 #include "server/route.h"
 #include "waggle/server.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,7 +20,7 @@ extern const wg_route_area *const wg_server__areas[];
 
 /* One row of the flattened table. */
 typedef struct {
-    const wg_route *route;
+    const wg_http_route *route;
     size_t area;                 /* index into wg_server__areas */
 } wg_route_entry;
 
@@ -88,7 +89,10 @@ struct wg_server {
     size_t n_areas_inited;
     void *mhd;                   /* struct MHD_Daemon * */
     struct wg_connect_vault *conn_vault;   /* the registry's vault seam */
+    struct wg_trust *trust;
+    struct wg_skillset *starter;
     atomic_long in_flight;
+    pthread_mutex_t config_lock;   /* serializes config.json edits */
     wg_server_log_fn log;
     void *log_ud;
 };

@@ -13,7 +13,7 @@ static int fn(wg_res *res, const wg_req *req)
     return 0;
 }
 
-static const wg_route rows[] = {
+static const wg_http_route rows[] = {
     { WG_HTTP_GET,  "/api/connectors",            fn, WG_ROUTE_FREE, 0 },
     { WG_HTTP_GET,  "/api/connectors/:id/health", fn, WG_ROUTE_FREE, 0 },
     { WG_HTTP_POST, "/api/connectors/:id/connect", fn, WG_ROUTE_FREE, 0 },

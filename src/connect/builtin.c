@@ -7,6 +7,7 @@ static const wg_connector_spec *const builtin[] = {
     &wg_spec_github,
     &wg_spec_slack,
     &wg_spec_jira,
+    &wg_spec_email,
     &wg_spec_discord,
     &wg_spec_linear,
     &wg_spec_notion,
@@ -16,7 +17,9 @@ static const wg_connector_spec *const builtin[] = {
 };
 
 static const wg_connector_spec *const demo[] = {
-    NULL,
+    &wg_spec_slack_mock,
+    &wg_spec_teams_mock,
+    &wg_spec_discord_mock,
 };
 
 const wg_connector_spec *const *wg_connector_builtin_specs(size_t *n)
@@ -27,6 +30,6 @@ const wg_connector_spec *const *wg_connector_builtin_specs(size_t *n)
 
 const wg_connector_spec *const *wg_connector_demo_specs(size_t *n)
 {
-    *n = 0;
+    *n = COUNT(demo);
     return demo;
 }

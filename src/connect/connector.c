@@ -244,6 +244,16 @@ static size_t scrub_at(sbuf *o, const char *s, size_t n, size_t i, int *err)
         size_t lead, v = skip_value(s + j, n - j, &lead);
         if (v == 0)
             continue;
+        /* "Authorization: Bearer <t>": the scheme word stays, the token goes */
+        for (size_t a = 0; a < sizeof auth_schemes / sizeof *auth_schemes; a++) {
+            size_t w2 = match_prefix(s + j + lead, n - j - lead, auth_schemes[a], 1), lead2;
+            if (!w2)
+                continue;
+            size_t v2 = skip_value(s + j + lead + w2, n - j - lead - w2, &lead2);
+            *err |= sb_put(o, s + i, j - i + lead + w2 + lead2);
+            *err |= sb_put(o, "[redacted]", 10);
+            return j - i + lead + w2 + lead2 + v2;
+        }
         *err |= sb_put(o, s + i, j - i + lead);
         *err |= sb_put(o, "[redacted]", 10);
         return j - i + lead + v;

@@ -79,6 +79,11 @@ static void check_matrix(const char *cfg, int rank, const char *actual)
     }
 }
 
+static void admin_patch(wgt_http_res *r, const char *body)
+{
+    wgt_http_ex(r, &s, "PATCH", "/api/tier", body, strlen(body), WGT_AUTH_ADMIN, NULL);
+}
+
 Test(tiers, spec_10_free_personas_post_is_exact_403_body)
 {
     wgt_http_res r;
@@ -174,7 +179,7 @@ Test(tiers, patch_tier_needs_admin_token)
     cr_assert_str_eq(json_string_value(json_object_get(r.json, "tier")), "FREE");
     wgt_http_res_free(&r);
 
-    wgt_http_ex(&r, &s, "PATCH", "/api/tier", "{\"tier\":\"teams\"}", 15, WGT_AUTH_ADMIN, NULL);
+    admin_patch(&r, "{\"tier\":\"teams\"}");
     cr_assert_eq(r.status, 200, "%s", r.body);
     cr_assert_str_eq(json_string_value(json_object_get(r.json, "tier")), "TEAMS");
     wgt_http_res_free(&r);
@@ -184,12 +189,12 @@ Test(tiers, patch_tier_needs_admin_token)
 Test(tiers, patch_tier_invalid_is_400_with_spec_message)
 {
     wgt_http_res r;
-    wgt_http_ex(&r, &s, "PATCH", "/api/tier", "{\"tier\":\"GOLD\"}", 15, WGT_AUTH_ADMIN, NULL);
+    admin_patch(&r, "{\"tier\":\"GOLD\"}");
     cr_assert_eq(r.status, 400);
     cr_assert_str_eq(json_string_value(json_object_get(r.json, "message")),
                      "Invalid tier. Must be one of: TRIAL, FREE, PRO, TEAMS, ENTERPRISE");
     wgt_http_res_free(&r);
-    wgt_http_ex(&r, &s, "PATCH", "/api/tier", "{\"tier\":3}", 10, WGT_AUTH_ADMIN, NULL);
+    admin_patch(&r, "{\"tier\":3}");
     cr_assert_eq(r.status, 400);
     cr_assert_str_eq(json_string_value(json_object_get(r.json, "field")), "tier");
     wgt_http_res_free(&r);

@@ -79,6 +79,7 @@ typedef struct {
     char *description;
     const char *source;          /* static: native-tools, installed, starter-pack, marketplace */
     double match_score;          /* in [0, 1] */
+    double match_raw;            /* the score before clamping to 1 (tie-break) */
     char *match_reason;
     int install_action;          /* 1: "install_capability", 0: null */
     wg_trust_assessment trust;
@@ -103,6 +104,9 @@ typedef struct {
  * Returns the score in [0, 1]; 0 on allocation failure. */
 double wg_acquire_score(const wg_keywords *kw, const char *name, const char *content,
                         char **reason);
+/* The same score before clamping (may exceed 1). */
+double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char *content,
+                            char **reason);
 
 /* searchCapabilities. out is zeroed first; free with wg_proposal_free.
  * Returns 0, WG_EINVAL (NULL need or trust), WG_ENOMEM, or a trust error. */

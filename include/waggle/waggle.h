@@ -22,5 +22,6 @@
 #include "waggle/marker.h"
 #include "waggle/plugins.h"
 #include "waggle/capdeps.h"
+#include "waggle/capability_tools.h"
 
 #endif

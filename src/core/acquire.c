@@ -148,6 +148,13 @@ static char *sb_take(sbuf *b)
 double wg_acquire_score(const wg_keywords *kw, const char *name, const char *content,
                         char **reason)
 {
+    double s = wg_acquire_score_raw(kw, name, content, reason);
+    return s > 1.0 ? 1.0 : s;
+}
+
+double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char *content,
+                            char **reason)
+{
     if (reason)
         *reason = NULL;
     if (!kw || kw->count == 0)
@@ -177,8 +184,6 @@ double wg_acquire_score(const wg_keywords *kw, const char *name, const char *con
     free(fname);
     free(fcontent);
     double score = (double)total / (double)kw->count;
-    if (score > 1.0)
-        score = 1.0;
     if (reason && !names.oom && !contents.oom) {
         sbuf r = { 0 };
         if (names.n)
@@ -221,10 +226,12 @@ typedef struct {
 /* Adds a candidate; takes ownership of reason. Returns 0 or <0. */
 static int push(wg_proposal *p, const wg_acquire_input *in, const char *name,
                 wg_capability_type type, wg_availability avail, const char *description,
-                const char *source, double score, char *reason, const char *fallback_reason,
+                const char *source, double raw, char *reason, const char *fallback_reason,
                 trust_args ta)
 {
     wg_candidate c = { 0 };
+    double score = raw > 1.0 ? 1.0 : raw;
+    c.match_raw = raw;
     c.type = type;
     c.availability = avail;
     c.source = source;
@@ -267,7 +274,7 @@ static int add_natives(wg_proposal *p, const wg_acquire_input *in, const wg_keyw
             return WG_ENOMEM;
         const char *h = hints ? hints : words;
         char *reason = NULL;
-        double s = wg_acquire_score(kw, t, h, &reason);
+        double s = wg_acquire_score_raw(kw, t, h, &reason);
         int rc = 0;
         if (s >= WG_ACQUIRE_NATIVE_MIN) {
             char desc[256];
@@ -293,7 +300,7 @@ static int add_skills(wg_proposal *p, const wg_acquire_input *in, const wg_keywo
         if (starter && wg_skillset_find(in->active, sk->name))
             continue;
         char *reason = NULL;
-        double s = wg_acquire_score(kw, sk->name, sk->content, &reason);
+        double s = wg_acquire_score_raw(kw, sk->name, sk->content, &reason);
         double min = starter ? WG_ACQUIRE_STARTER_MIN : WG_ACQUIRE_INSTALLED_MIN;
         if (s < min) {
             free(reason);
@@ -319,7 +326,7 @@ static int add_marketplace(wg_proposal *p, const wg_acquire_input *in, const wg_
             continue;
         const char *desc = m->description ? m->description : "";
         char *reason = NULL;
-        double s = wg_acquire_score(kw, m->name, desc, &reason);
+        double s = wg_acquire_score_raw(kw, m->name, desc, &reason);
         /* A supplied score only counts when it is a number in [0, 1]. */
         if (m->score >= 0.0 && m->score <= 1.0 && m->score > s)
             s = m->score;
@@ -336,14 +343,19 @@ static int add_marketplace(wg_proposal *p, const wg_acquire_input *in, const wg_
     return 0;
 }
 
-/* Score descending; within WG_ACQUIRE_TIE_WINDOW, availability order.
- * The relation is not transitive, so the algorithm is part of the
- * contract: a stable insertion sort. */
+/* Score descending; within WG_ACQUIRE_TIE_WINDOW, availability order (spec
+ * 3.2); then, for the same availability, the unclamped score, so a skill
+ * whose name matches every keyword beats one that scores 1.0 only because
+ * of the clamp. The relation is not transitive, so the algorithm is part of
+ * the contract: a stable insertion sort. */
 static int before(const wg_candidate *a, const wg_candidate *b)
 {
     double d = a->match_score - b->match_score;
-    if (fabs(d) <= WG_ACQUIRE_TIE_WINDOW + 1e-9)
-        return a->availability < b->availability;
+    if (fabs(d) <= WG_ACQUIRE_TIE_WINDOW + 1e-9) {
+        if (a->availability != b->availability)
+            return a->availability < b->availability;
+        return a->match_raw > b->match_raw + 1e-9;
+    }
     return d > 0;
 }
 
@@ -469,25 +481,31 @@ static char *build_summary(const wg_proposal *p, size_t n_keywords)
 
 /* ---- searchCapabilities -------------------------------------------------- */
 
+/* bestActive is the first active candidate scoring >= 0.3 (spec 3.2). It
+ * only counts as handling the need when no installable candidate ranks
+ * above it: that is what the original's verified vectors show (a strong
+ * marketplace hit beats a weak built-in search tool), and it keeps a
+ * partial built-in match from hiding a better capability. */
 static void decide(wg_proposal *p)
 {
-    const wg_candidate *best_active = NULL, *first_installable = NULL;
+    size_t best_active = p->total, first_installable = p->total;
     for (size_t i = 0; i < p->total; i++) {
         const wg_candidate *c = &p->candidates[i];
-        if (!best_active && c->availability == WG_AVAIL_ACTIVE &&
+        if (best_active == p->total && c->availability == WG_AVAIL_ACTIVE &&
             c->match_score >= WG_ACQUIRE_BEST_ACTIVE_MIN)
-            best_active = c;
-        if (!first_installable && c->availability == WG_AVAIL_INSTALLABLE)
-            first_installable = c;
+            best_active = i;
+        if (first_installable == p->total && c->availability == WG_AVAIL_INSTALLABLE)
+            first_installable = i;
     }
-    p->already_handled = best_active && best_active->match_score >= WG_ACQUIRE_HANDLED_MIN;
-    if (!p->already_handled && first_installable)
-        p->recommendation = first_installable;
+    p->already_handled = best_active < first_installable &&
+                         p->candidates[best_active].match_score >= WG_ACQUIRE_HANDLED_MIN;
+    if (!p->already_handled && first_installable < p->total)
+        p->recommendation = &p->candidates[first_installable];
     else if (p->already_handled)
-        p->recommendation = best_active;
+        p->recommendation = &p->candidates[best_active];
     else
         p->recommendation = p->total ? &p->candidates[0] : NULL;
-    p->gap_detected = !p->already_handled && first_installable != NULL;
+    p->gap_detected = !p->already_handled && first_installable < p->total;
 }
 
 int wg_acquire_search(wg_proposal *out, const wg_acquire_input *in)

@@ -14,3 +14,4 @@
 #include "waggle/datadir.h"
 
 #endif
+#include "waggle/catalog.h"

@@ -12,6 +12,17 @@
 #include "waggle/version.h"
 #include "waggle/types.h"
 #include "waggle/datadir.h"
+#include "waggle/connector.h"
+#include "waggle/server.h"
+#include "waggle/text.h"
+#include "waggle/trust.h"
+#include "waggle/skills.h"
+#include "waggle/router.h"
+#include "waggle/acquire.h"
+#include "waggle/marker.h"
+#include "waggle/plugins.h"
+#include "waggle/capdeps.h"
+#include "waggle/capability_tools.h"
 
 #endif
 #include "waggle/catalog.h"

@@ -25,3 +25,4 @@
 #include "waggle/capability_tools.h"
 
 #endif
+#include "waggle/catalog.h"

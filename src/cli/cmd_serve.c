@@ -1,9 +1,157 @@
-/* cmd_serve.c - `waggle serve`. PLACEHOLDER: replaced by the issue that builds it. */
+/* cmd_serve.c - `waggle serve` (also `waggled`): runs the HTTP service until
+ * SIGTERM or SIGINT, then drains requests in flight and exits 0. */
 #include "cli.h"
+#include "waggle/datadir.h"
+#include "waggle/error.h"
+#include "waggle/server.h"
+
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LIST = 32 };
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+        "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
+        "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
+        "\n"
+        "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
+        "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
+        "the store is SQLite in the data dir, and the bearer token every /api/ route\n"
+        "needs is created on first start in DATA_DIR/api-token (mode 0600).\n"
+        "\n"
+        "options:\n"
+        "  --data-dir DIR       state directory (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
+        "  --listen HOST:PORT   address to bind (default 127.0.0.1:3333; $WAGGLE_PORT\n"
+        "                       changes the port). [::1]:PORT for IPv6, port 0 = any.\n"
+        "  --demo               also register the demo channel connectors\n"
+        "  --allow-host NAME    accept this Host header name too (repeatable; also\n"
+        "                       $WAGGLE_ALLOWED_HOSTS, comma-separated). Other names get\n"
+        "                       403: this is the DNS-rebinding defence.\n"
+        "  --cors-origin ORIGIN allow browser calls from this exact origin (repeatable;\n"
+        "                       also $WAGGLE_CORS_ORIGINS). None by default.\n"
+        "  --threads N          worker threads (default: the number of cores)\n"
+        "\n"
+        "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
+        "\n"
+        "example:\n"
+        "  waggle serve &\n"
+        "  curl -H \"Authorization: Bearer $(cat ~/.waggle/api-token)\" localhost:3333/api/tier\n");
+}
+
+/* Appends the comma-separated items of s to list. */
+static void split_into(const char **list, int *n, char *s)
+{
+    for (char *tok = strtok(s, ","); tok && *n < MAX_LIST; tok = strtok(NULL, ","))
+        if (*tok)
+            list[(*n)++] = tok;
+}
+
+static void log_stderr(void *ud, const char *line)
+{
+    (void)ud;
+    fprintf(stderr, "%s\n", line);
+}
 
 int cmd_serve(int argc, char **argv, const wg_cli *cli)
 {
-    (void)argc;
-    (void)cli;
-    return wg_cli_fail(argv[0], "not built yet");
+    if (wg_cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return WG_EXIT_OK;
+    }
+    const char *data_dir = cli->data_dir;
+    const char *listen = NULL;
+    const char *hosts[MAX_LIST + 1] = { 0 };
+    const char *origins[MAX_LIST + 1] = { 0 };
+    int n_hosts = 0, n_origins = 0;
+    wg_server_options opt = { 0 };
+    static const struct option longopts[] = {
+        { "data-dir", required_argument, NULL, 'd' },
+        { "listen", required_argument, NULL, 'l' },
+        { "demo", no_argument, NULL, 'D' },
+        { "allow-host", required_argument, NULL, 'H' },
+        { "cors-origin", required_argument, NULL, 'O' },
+        { "threads", required_argument, NULL, 't' },
+        { NULL, 0, NULL, 0 },
+    };
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': data_dir = optarg; break;
+        case 'l': listen = optarg; break;
+        case 'D': opt.demo = 1; break;
+        case 'H': if (n_hosts < MAX_LIST) hosts[n_hosts++] = optarg; break;
+        case 'O': if (n_origins < MAX_LIST) origins[n_origins++] = optarg; break;
+        case 't': {
+            char *end;
+            long t = strtol(optarg, &end, 10);
+            if (*end || t < 1 || t > 256)
+                return wg_cli_usage(argv[0], "--threads must be 1-256");
+            opt.threads = (unsigned)t;
+            break;
+        }
+        default: return wg_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind < argc)
+        return wg_cli_usage(argv[0], "unexpected argument '%s'", argv[optind]);
+
+    char listen_buf[64];
+    const char *port_env = getenv("WAGGLE_PORT");
+    if (!listen && port_env && *port_env) {
+        snprintf(listen_buf, sizeof listen_buf, "127.0.0.1:%s", port_env);
+        listen = listen_buf;
+    }
+    char *hosts_env = getenv("WAGGLE_ALLOWED_HOSTS") ? strdup(getenv("WAGGLE_ALLOWED_HOSTS")) : NULL;
+    char *origins_env = getenv("WAGGLE_CORS_ORIGINS") ? strdup(getenv("WAGGLE_CORS_ORIGINS")) : NULL;
+    if (hosts_env)
+        split_into(hosts, &n_hosts, hosts_env);
+    if (origins_env)
+        split_into(origins, &n_origins, origins_env);
+
+    char *dir = NULL;
+    int rc = wg_datadir_open(&dir, data_dir);
+    if (rc < 0) {
+        free(hosts_env);
+        free(origins_env);
+        return wg_cli_error(argv[0], rc);
+    }
+    opt.data_dir = dir;
+    opt.listen = listen;
+    opt.api_token = getenv("WAGGLE_API_TOKEN");
+    opt.allowed_hosts = hosts;
+    opt.cors_origins = origins;
+    opt.log = log_stderr;
+
+    /* Block the stop signals before any thread starts so that only sigwait
+     * below receives them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    wg_server *srv = NULL;
+    rc = wg_server_start(&srv, &opt);
+    int status = WG_EXIT_OK;
+    if (rc < 0) {
+        status = wg_cli_error(argv[0], rc);
+    } else {
+        int sig = 0;
+        sigwait(&stop, &sig);
+        fprintf(stderr, "waggled: %s received, finishing requests in flight\n",
+                sig == SIGTERM ? "SIGTERM" : "SIGINT");
+        wg_server_stop(srv);
+    }
+    free(dir);
+    free(hosts_env);
+    free(origins_env);
+    return status;
 }

@@ -1,0 +1,63 @@
+/* waggle/server.h - waggled, the HTTP/JSON service (spec 7.5, 8.5, 10, 11).
+ *
+ * An embeddable server: wg_server_start binds, starts worker threads
+ * (libmicrohttpd, epoll, a thread pool sized to the cores, HTTP/1.1
+ * keep-alive) and returns at once; wg_server_stop drains in-flight requests
+ * and frees everything. Routes are tables in src/server/routes_*.c (see
+ * src/server/route.h). Every /api/ route needs `Authorization: Bearer
+ * <token>`; the Host header must name the listen address, localhost,
+ * 127.0.0.1, [::1] or a configured name (DNS-rebinding defence).
+ *
+ * Thread-safety: one server is driven from one thread (start, port, stop);
+ * several servers may run in one process (tests do).
+ */
+#ifndef WAGGLE_SERVER_H
+#define WAGGLE_SERVER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wg_server wg_server;
+
+/* Called with one complete log line (no trailing newline): the start-up
+ * line, access lines "access method=GET path=/api/tier status=200 us=153",
+ * and errors. Runs on worker threads; must be thread-safe. */
+typedef void (*wg_server_log_fn)(void *ud, const char *line);
+
+typedef struct wg_server_options {
+    const char *data_dir;        /* required: an existing directory (wg_datadir_open) */
+    const char *listen;          /* "HOST:PORT", "[::1]:PORT", ":PORT" or "PORT";
+                                    NULL -> "127.0.0.1:3333". Port 0 = ephemeral. */
+    const char *api_token;       /* NULL -> DATA_DIR/api-token (created 0600 on first start) */
+    const char *const *allowed_hosts;  /* extra Host names (NULL-terminated) or NULL */
+    const char *const *cors_origins;   /* exact origins allowed by CORS, or NULL (none) */
+    unsigned threads;            /* worker threads; 0 -> number of cores */
+    unsigned timeout_s;          /* idle/slow connection timeout; 0 -> 30 */
+    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h */
+    int demo;                    /* register the demo connectors */
+    wg_server_log_fn log;        /* may be NULL (silent) */
+    void *log_ud;
+} wg_server_options;
+
+/* Starts serving. *out is new: stop and free it with wg_server_stop.
+ * Returns 0, WG_EINVAL (bad listen address, missing data_dir), WG_EIO
+ * (cannot bind, token file), WG_ENOMEM, or what an area's init returned. */
+int wg_server_start(wg_server **out, const wg_server_options *opt);
+
+/* The bound port (useful with port 0). */
+unsigned wg_server_port(const wg_server *srv);
+
+/* The API token in use. Borrowed; valid while the server lives. */
+const char *wg_server_token(const wg_server *srv);
+
+/* Stops accepting, lets requests in flight finish (up to 10 s), closes the
+ * store and frees the server. NULL is a no-op. */
+void wg_server_stop(wg_server *srv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

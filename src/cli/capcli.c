@@ -1,0 +1,63 @@
+/* capcli.c - shared helpers of the capability subcommands (capcli.h). */
+#include "capcli.h"
+#include "cli.h"
+#include "waggle/datadir.h"
+#include "waggle/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEPS_MAX_BYTES = 16 * 1024 * 1024 };
+
+int capcli_load_deps(wg_capdeps **out, const char *cmd, const char *deps_file,
+                     const char *data_dir)
+{
+    int rc;
+    if (deps_file) {
+        char *text = NULL;
+        size_t len = 0;
+        if ((rc = wg_cli_read_all(&text, &len, deps_file, DEPS_MAX_BYTES)) < 0)
+            return wg_cli_error(cmd, rc == WG_EIO ? WG_EINVAL : rc);
+        json_error_t err;
+        json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+        free(text);
+        if (!root)
+            return wg_cli_usage(cmd, "%s: invalid JSON at line %d: %s", deps_file, err.line, err.text);
+        rc = wg_capdeps_from_json(out, root);
+        json_decref(root);
+        return rc < 0 ? wg_cli_error(cmd, rc) : 0;
+    }
+    char *dir = NULL;
+    if ((rc = wg_datadir_resolve(&dir, data_dir)) < 0)
+        return wg_cli_error(cmd, rc);
+    rc = wg_capdeps_load_local(out, dir);
+    free(dir);
+    return rc < 0 ? wg_cli_error(cmd, rc) : 0;
+}
+
+char *capcli_join(int argc, char **argv, int from)
+{
+    size_t n = 1;
+    for (int i = from; i < argc; i++)
+        n += strlen(argv[i]) + 1;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = from; i < argc; i++) {
+        if (i > from)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+int capcli_print_json(const json_t *value)
+{
+    /* 12 significant digits: 0.4 prints as 0.4, not 0.40000000000000002. */
+    size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
+    if (!value || json_dumpf(value, stdout, flags) != 0)
+        return WG_EXIT_FAIL;
+    fputc('\n', stdout);
+    return WG_EXIT_OK;
+}

@@ -1,0 +1,22 @@
+/* capcli.h - what `waggle route`, `acquire`, `skills` and `trust` share:
+ * loading router/acquisition inputs from --deps FILE or the local data dir,
+ * and joining positional words into one query. */
+#ifndef WAGGLE_CAPCLI_H
+#define WAGGLE_CAPCLI_H
+
+#include "waggle/capdeps.h"
+
+/* Loads deps from a JSON file when deps_file is non-NULL, else from the data
+ * dir (data_dir, else cli's, else default). Prints the error and returns an
+ * exit code on failure, 0 on success. */
+int capcli_load_deps(wg_capdeps **out, const char *cmd, const char *deps_file,
+                     const char *data_dir);
+
+/* Joins argv[from..argc) with single spaces. New string or NULL. */
+char *capcli_join(int argc, char **argv, int from);
+
+/* Prints JSON indented, reals with 12 significant digits, then a newline.
+ * Returns WG_EXIT_OK or WG_EXIT_FAIL. */
+int capcli_print_json(const json_t *value);
+
+#endif

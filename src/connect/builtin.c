@@ -1,0 +1,35 @@
+/* builtin.c - which connectors waggle registers, in registration order
+ * (spec 8.3; ARCHITECTURE.md Decisions). Demo channel connectors are a
+ * separate list: registered only when the service runs with --demo. */
+#include "specs/specs.h"
+
+static const wg_connector_spec *const builtin[] = {
+    &wg_spec_github,
+    &wg_spec_slack,
+    &wg_spec_jira,
+    &wg_spec_email,
+    &wg_spec_discord,
+    &wg_spec_linear,
+    &wg_spec_notion,
+    &wg_spec_obsidian,
+    &wg_spec_gitlab,
+    &wg_spec_postgres,
+};
+
+static const wg_connector_spec *const demo[] = {
+    &wg_spec_slack_mock,
+    &wg_spec_teams_mock,
+    &wg_spec_discord_mock,
+};
+
+const wg_connector_spec *const *wg_connector_builtin_specs(size_t *n)
+{
+    *n = COUNT(builtin);
+    return builtin;
+}
+
+const wg_connector_spec *const *wg_connector_demo_specs(size_t *n)
+{
+    *n = COUNT(demo);
+    return demo;
+}

@@ -1,0 +1,142 @@
+/* memvault.c - a wg_connect_vault kept in memory (tests and embedders that
+ * bring no store). Same contract as the store's vault: names map to a value
+ * and JSON metadata; get on an absent name is WG_ENOTFOUND. Not encrypted,
+ * not persistent; guarded by a mutex. */
+#include "waggle/connector.h"
+#include "waggle/error.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct item {
+    char *name, *value;
+    json_t *meta;
+    struct item *next;
+} item;
+
+typedef struct memvault {
+    wg_connect_vault face;     /* first: the handle given out */
+    item *head;
+    pthread_mutex_t mu;
+} memvault;
+
+static item **slot(memvault *m, const char *name)
+{
+    item **p = &m->head;
+    while (*p && strcmp((*p)->name, name))
+        p = &(*p)->next;
+    return p;
+}
+
+static void item_free(item *it)
+{
+    memset(it->value, 0, strlen(it->value));
+    free(it->name);
+    free(it->value);
+    json_decref(it->meta);
+    free(it);
+}
+
+static int mv_get(void *ctx, const char *name, char **value, json_t **meta)
+{
+    memvault *m = ctx;
+    pthread_mutex_lock(&m->mu);
+    item *it = *slot(m, name);
+    int rc = 0;
+    if (!it) {
+        rc = wg_error_set(WG_ENOTFOUND, "no vault entry %s", name);
+    } else {
+        if (value && !(*value = strdup(it->value)))
+            rc = wg_error_set(WG_ENOMEM, "out of memory");
+        if (meta)
+            *meta = it->meta ? json_deep_copy(it->meta) : NULL;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return rc;
+}
+
+static int mv_set(void *ctx, const char *name, const char *value, const json_t *meta)
+{
+    memvault *m = ctx;
+    item *it = calloc(1, sizeof *it);
+    if (!it || !(it->name = strdup(name)) || !(it->value = strdup(value))) {
+        if (it) {
+            free(it->name);
+            free(it);
+        }
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    it->meta = meta ? json_deep_copy(meta) : NULL;
+    pthread_mutex_lock(&m->mu);
+    item **p = slot(m, name);
+    if (*p) {
+        it->next = (*p)->next;
+        item_free(*p);
+    }
+    *p = it;
+    pthread_mutex_unlock(&m->mu);
+    return 0;
+}
+
+static int mv_del(void *ctx, const char *name)
+{
+    memvault *m = ctx;
+    pthread_mutex_lock(&m->mu);
+    item **p = slot(m, name);
+    int rc = 0;
+    if (!*p) {
+        rc = wg_error_set(WG_ENOTFOUND, "no vault entry %s", name);
+    } else {
+        item *it = *p;
+        *p = it->next;
+        item_free(it);
+    }
+    pthread_mutex_unlock(&m->mu);
+    return rc;
+}
+
+static int mv_list(void *ctx, const char *prefix, char ***names, size_t *n)
+{
+    memvault *m = ctx;
+    size_t k = 0, len = strlen(prefix);
+    pthread_mutex_lock(&m->mu);
+    for (item *it = m->head; it; it = it->next)
+        k += strncmp(it->name, prefix, len) == 0;
+    char **v = calloc(k + 1, sizeof *v);
+    size_t j = 0;
+    for (item *it = m->head; v && it; it = it->next)
+        if (strncmp(it->name, prefix, len) == 0)
+            v[j++] = strdup(it->name);
+    pthread_mutex_unlock(&m->mu);
+    if (!v)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *names = v;
+    *n = j;
+    return 0;
+}
+
+int wg_connect_memvault_new(wg_connect_vault **out)
+{
+    memvault *m = calloc(1, sizeof *m);
+    if (!m)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_init(&m->mu, NULL);
+    m->face = (wg_connect_vault){ m, mv_get, mv_set, mv_del, mv_list };
+    *out = &m->face;
+    return 0;
+}
+
+void wg_connect_memvault_free(wg_connect_vault *v)
+{
+    if (!v)
+        return;
+    memvault *m = (memvault *)v;
+    while (m->head) {
+        item *it = m->head;
+        m->head = it->next;
+        item_free(it);
+    }
+    pthread_mutex_destroy(&m->mu);
+    free(m);
+}

@@ -1,0 +1,358 @@
+/* postgres.c - the PostgreSQL connector over libpq (reference 1.3 row 21,
+ * 1.4; reference 13 item 13).
+ *
+ * The credential is a libpq conninfo or postgresql:// URI. `query` is the
+ * low-risk read: it runs inside BEGIN READ ONLY with a statement timeout,
+ * through the extended protocol (PQexecParams), which accepts exactly one
+ * statement - so "SELECT 1; DROP TABLE x" is refused by the server, and a
+ * data-modifying CTE fails in the read-only transaction - and it is always
+ * rolled back. `execute` is the high-risk write (the gate always asks): one
+ * statement, with parameters, committed. Values never enter SQL text:
+ * schema and table names for the listing actions are parameters too.
+ */
+#include "waggle/connector.h"
+#include "waggle/error.h"
+#include "connect/specs/specs.h"
+
+#include <libpq-fe.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    MAX_ROWS = 1000,          /* rows returned to the caller; more are counted */
+    MAX_PARAMS = 64,
+};
+
+static const wg_connector_action actions[] = {
+    { "query", "Run a read-only SQL query (one statement, $1… parameters)",
+      JSON({"properties":{"sql":{"type":"string"},
+            "params":{"type":"array","description":"values for $1, $2, …"}},
+            "required":["sql"]}), WG_RISK_LOW },
+    { "execute", "Run one SQL statement that changes data (INSERT, UPDATE, DELETE, DDL)",
+      JSON({"properties":{"sql":{"type":"string"},"params":{"type":"array"}},
+            "required":["sql"]}), WG_RISK_HIGH },
+    { "list_tables", "List tables of a schema",
+      JSON({"properties":{"schema":{"type":"string","description":"default public"}}}), WG_RISK_LOW },
+    { "describe_table", "Describe a table's columns and primary key",
+      JSON({"properties":{"table":{"type":"string"},"schema":{"type":"string"}},
+            "required":["table"]}), WG_RISK_LOW },
+};
+
+static void quiet(void *ud, const char *msg)
+{
+    (void)ud;
+    (void)msg;
+}
+
+static PGconn *open_conn(const wg_connector_call *call, json_t **fail)
+{
+    const char *keys[] = { "dbname", "connect_timeout", "application_name", NULL };
+    const char *vals[] = { call->creds->token, "5", "waggle", NULL };
+    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    if (c && PQstatus(c) == CONNECTION_OK) {
+        PQsetNoticeProcessor(c, quiet, NULL);   /* the library never prints */
+        return c;
+    }
+    const char *msg = c ? PQerrorMessage(c) : "out of memory";
+    const char *secrets[] = { call->creds->token, NULL };
+    char *clean = NULL;
+    if (wg_connector_safe_error(&clean, "PostgreSQL connection failed", 0, msg, strlen(msg),
+                                secrets) == 0)
+        *fail = wg_connector_fail("%s", clean);
+    free(clean);
+    PQfinish(c);
+    return NULL;
+}
+
+static json_t *pg_fail(PGresult *res, PGconn *c)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    if (!msg)
+        msg = PQerrorMessage(c);
+    json_t *r = wg_connector_fail("PostgreSQL: %s", msg);
+    if (r && state)
+        json_object_set_new(r, "sqlstate", json_string(state));
+    return r;
+}
+
+/* Runs a constant command (our own text, never input). */
+static int exec_fixed(PGconn *c, const char *sql, json_t **fail)
+{
+    PGresult *r = PQexec(c, sql);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok)
+        *fail = pg_fail(r, c);
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+/* params -> text values; NULL stays NULL. Returns count or -1. */
+static int bind_params(const json_t *params, char **vals, json_t **fail)
+{
+    size_t n = json_array_size(params);
+    if (params && !json_is_array(params)) {
+        *fail = wg_connector_fail("params must be an array");
+        return -1;
+    }
+    if (n > MAX_PARAMS) {
+        *fail = wg_connector_fail("at most %d params", MAX_PARAMS);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(params, i);
+        if (json_is_null(v))
+            vals[i] = NULL;
+        else if (json_is_string(v))
+            vals[i] = strdup(json_string_value(v));
+        else
+            vals[i] = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    }
+    return (int)n;
+}
+
+static json_t *cell(PGresult *r, int row, int col)
+{
+    if (PQgetisnull(r, row, col))
+        return json_null();
+    const char *v = PQgetvalue(r, row, col);
+    switch (PQftype(r, col)) {
+    case 20: case 21: case 23:             /* int8, int2, int4 */
+        return json_integer(strtoll(v, NULL, 10));
+    case 700: case 701:                    /* float4, float8 */
+        return json_real(strtod(v, NULL));
+    case 16:                               /* bool */
+        return json_boolean(v[0] == 't');
+    case 114: case 3802: {                 /* json, jsonb */
+        json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+        return j ? j : json_string(v);
+    }
+    default:
+        return json_string(v);
+    }
+}
+
+static json_t *rows_json(PGresult *r)
+{
+    int nr = PQntuples(r), nf = PQnfields(r);
+    json_t *rows = json_array(), *fields = json_array();
+    for (int f = 0; f < nf; f++)
+        json_array_append_new(fields, json_pack("{s:s,s:I}", "name", PQfname(r, f),
+                                                "dataTypeID", (json_int_t)PQftype(r, f)));
+    for (int i = 0; i < nr && i < MAX_ROWS; i++) {
+        json_t *row = json_object();
+        for (int f = 0; f < nf; f++)
+            json_object_set_new(row, PQfname(r, f), cell(r, i, f));
+        json_array_append_new(rows, row);
+    }
+    json_t *out = json_pack("{s:o,s:I,s:o}", "rows", rows, "rowCount", (json_int_t)nr,
+                            "fields", fields);
+    if (out && nr > MAX_ROWS)
+        json_object_set_new(out, "truncated", json_true());
+    return out;
+}
+
+/* statement_timeout: connector:postgres:statement_timeout_ms when set (a
+ * number, 100..600000), else 10 s for reads and 30 s for writes. Built from
+ * a parsed integer, never from the stored text. */
+static int set_timeout(PGconn *c, const wg_connector_call *call, int read_only, json_t **fail)
+{
+    long ms = read_only ? 10000 : 30000;
+    const char *conf = call->creds->extra;
+    if (conf && *conf) {
+        char *end;
+        long v = strtol(conf, &end, 10);
+        if (!*end && v >= 100 && v <= 600000)
+            ms = v;
+    }
+    char sql[64];
+    snprintf(sql, sizeof sql, "SET LOCAL statement_timeout = %ld", ms);
+    return exec_fixed(c, sql, fail);
+}
+
+/* One statement with parameters inside a transaction. read_only: BEGIN READ
+ * ONLY and always ROLLBACK; otherwise BEGIN … COMMIT. */
+static json_t *run(const wg_connector_call *call, const char *sql, const json_t *params,
+                   int read_only, int want_rows)
+{
+    json_t *fail = NULL;
+    PGconn *c = open_conn(call, &fail);
+    if (!c)
+        return fail ? fail : wg_connector_fail("PostgreSQL connection failed");
+    char *vals[MAX_PARAMS] = { 0 };
+    int n = bind_params(params, vals, &fail);
+    json_t *out = NULL;
+    if (n >= 0 &&
+        exec_fixed(c, read_only ? "BEGIN READ ONLY" : "BEGIN", &fail) == 0 &&
+        set_timeout(c, call, read_only, &fail) == 0) {
+        PGresult *r = PQexecParams(c, sql, n, NULL, (const char *const *)vals, NULL, NULL, 0);
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
+            if (want_rows) {
+                out = wg_connector_ok(rows_json(r));
+            } else {
+                const char *tuples = PQcmdTuples(r);
+                out = wg_connector_ok(json_pack("{s:I,s:s}", "rowCount",
+                                                (json_int_t)(tuples[0] ? atoll(tuples) : 0),
+                                                "command", PQcmdStatus(r)));
+            }
+        } else {
+            out = pg_fail(r, c);
+        }
+        PQclear(r);
+        if (json_is_true(json_object_get(out, "success")) && !read_only) {
+            if (exec_fixed(c, "COMMIT", &fail) < 0) {
+                json_decref(out);
+                out = fail;
+                fail = NULL;
+            }
+        } else {
+            PGresult *rb = PQexec(c, "ROLLBACK");
+            PQclear(rb);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(vals[i]);
+    PQfinish(c);
+    if (!out)
+        out = fail;
+    else
+        json_decref(fail);
+    return out ? out : wg_connector_fail("PostgreSQL: unknown failure");
+}
+
+static const char list_sql[] =
+    "SELECT table_name, table_type FROM information_schema.tables "
+    "WHERE table_schema = $1 ORDER BY table_name";
+
+static const char columns_sql[] =
+    "SELECT column_name, data_type, is_nullable, column_default "
+    "FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 "
+    "ORDER BY ordinal_position";
+
+static const char pk_sql[] =
+    "SELECT k.column_name FROM information_schema.table_constraints t "
+    "JOIN information_schema.key_column_usage k ON k.constraint_name = t.constraint_name "
+    "AND k.table_schema = t.table_schema AND k.table_name = t.table_name "
+    "WHERE t.constraint_type = 'PRIMARY KEY' AND t.table_schema = $1 AND t.table_name = $2 "
+    "ORDER BY k.ordinal_position";
+
+static const char *schema_of(const json_t *params)
+{
+    const char *s = json_string_value(json_object_get(params, "schema"));
+    return s ? s : "public";
+}
+
+static json_t *list_tables(const wg_connector_call *call, const json_t *params)
+{
+    json_t *p = json_pack("[s]", schema_of(params));
+    json_t *r = run(call, list_sql, p, 1, 1);
+    json_decref(p);
+    json_t *data = json_object_get(r, "data");
+    if (data) {
+        json_t *tables = json_incref(json_object_get(data, "rows"));
+        json_int_t n = (json_int_t)json_array_size(tables);
+        json_object_set_new(r, "data", json_pack("{s:o,s:s,s:I}", "tables", tables, "schema",
+                                                 schema_of(params), "count", n));
+    }
+    return r;
+}
+
+static json_t *describe_table(const wg_connector_call *call, const json_t *params)
+{
+    json_t *p = json_pack("[s,O]", schema_of(params), json_object_get(params, "table"));
+    json_t *cols = run(call, columns_sql, p, 1, 1);
+    if (!json_is_true(json_object_get(cols, "success"))) {
+        json_decref(p);
+        return cols;
+    }
+    json_t *pk = run(call, pk_sql, p, 1, 1);
+    json_decref(p);
+    if (!json_is_true(json_object_get(pk, "success"))) {
+        json_decref(cols);
+        return pk;
+    }
+    json_t *rows = json_object_get(json_object_get(cols, "data"), "rows");
+    if (json_array_size(rows) == 0) {
+        json_decref(cols);
+        json_decref(pk);
+        return wg_connector_fail("Table not found: %s.%s", schema_of(params),
+                                 json_string_value(json_object_get(params, "table")));
+    }
+    json_t *keys = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(json_object_get(pk, "data"), "rows"), i, row)
+        json_array_append(keys, json_object_get(row, "column_name"));
+    json_t *out = wg_connector_ok(json_pack("{s:O,s:s,s:O,s:o}", "table",
+                                            json_object_get(params, "table"), "schema",
+                                            schema_of(params), "columns", rows, "primaryKey", keys));
+    json_decref(cols);
+    json_decref(pk);
+    return out;
+}
+
+static json_t *query(const wg_connector_call *call, const json_t *params)
+{
+    return run(call, json_string_value(json_object_get(params, "sql")),
+               json_object_get(params, "params"), 1, 1);
+}
+
+static json_t *execute(const wg_connector_call *call, const json_t *params)
+{
+    return run(call, json_string_value(json_object_get(params, "sql")),
+               json_object_get(params, "params"), 0, 0);
+}
+
+static const struct {
+    const char *name;
+    json_t *(*fn)(const wg_connector_call *, const json_t *);
+} handlers[] = {
+    { "query", query },
+    { "execute", execute },
+    { "list_tables", list_tables },
+    { "describe_table", describe_table },
+};
+
+static int pg_execute(json_t **out, const wg_connector_call *call,
+                      const wg_connector_action *action, const json_t *params)
+{
+    *out = NULL;
+    for (size_t i = 0; i < COUNT(handlers); i++)
+        if (strcmp(handlers[i].name, action->name) == 0)
+            *out = handlers[i].fn(call, params);
+    if (!*out)
+        *out = wg_connector_fail("Unknown action: %s", action->name);
+    return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+}
+
+static int pg_health(char **error, const wg_connector_call *call)
+{
+    json_t *r = run(call, "SELECT 1", NULL, 1, 1);
+    int ok = json_is_true(json_object_get(r, "success"));
+    if (!ok) {
+        const char *e = json_string_value(json_object_get(r, "error"));
+        *error = strdup(e ? e : "PostgreSQL health check failed");
+    }
+    json_decref(r);
+    return ok ? 0 : WG_EUPSTREAM;
+}
+
+static const wg_connector_ops ops = { pg_execute, pg_health };
+
+const wg_connector_spec wg_spec_postgres = {
+    .id = "postgres",
+    .name = "PostgreSQL",
+    .description = "Query a PostgreSQL database (reads run read-only; writes need approval)",
+    .service = "local",
+    .auth_type = WG_AUTH_API_KEY,
+    .category = "data",
+    .logo_slug = "postgresql",
+    .setup_guide = "Paste a connection string (postgresql://user:password@host:5432/db); "
+                   "a role with only the privileges the agent needs is best.",
+    .actions = actions,
+    .n_actions = COUNT(actions),
+    .ops = &ops,
+    .extra_key = "statement_timeout_ms",
+};

@@ -1,0 +1,659 @@
+/* registry.c - the connector registry (spec 8.2).
+ *
+ * One entry per registered spec. The vault is the source of truth for
+ * credentials: every status, health probe and execution re-reads the
+ * connector's credential, so a credential stored by another process (the
+ * CLI, another replica) is used at once, and a deleted one is forgotten at
+ * once (reference 13 item 10). An unparseable expiresAt counts as expired
+ * (reference 13 item 17): fail closed.
+ */
+#include "waggle/connector.h"
+#include "waggle/error.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct entry {
+    const wg_connector_spec *spec;
+    wg_connector_creds *creds;     /* NULL when not connected */
+    int expired;
+} entry;
+
+struct wg_registry {
+    entry *v;
+    size_t n, cap;
+    wg_connect_vault vault;
+    int has_vault;
+    wg_connect_audit audit;
+    int has_audit;
+    pthread_mutex_t mu;
+};
+
+/* ---- credentials ---------------------------------------------------------- */
+
+static void creds_free(wg_connector_creds *c)
+{
+    if (!c)
+        return;
+    char *fields[] = { c->token, c->email, c->base_url, c->extra, c->expires_at };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        if (fields[i]) {
+            memset(fields[i], 0, strlen(fields[i]));
+            free(fields[i]);
+        }
+    free(c);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static wg_connector_creds *creds_copy(const wg_connector_creds *c)
+{
+    if (!c)
+        return NULL;
+    wg_connector_creds *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->token = dup_or_null(c->token);
+    d->email = dup_or_null(c->email);
+    d->base_url = dup_or_null(c->base_url);
+    d->extra = dup_or_null(c->extra);
+    d->expires_at = dup_or_null(c->expires_at);
+    return d;
+}
+
+/* Parses an ISO 8601 UTC/offset timestamp. Returns 0 and *t, or -1. */
+static int parse_iso(time_t *t, const char *s)
+{
+    struct tm tm = { 0 };
+    const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!p) {
+        p = strptime(s, "%Y-%m-%d", &tm);
+        if (!p || *p)
+            return -1;
+        *t = timegm(&tm);
+        return 0;
+    }
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++)
+            ;
+    long off = 0;
+    if (*p == 'Z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int hh, mm;
+        if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2)
+            return -1;
+        off = (hh * 3600L + mm * 60L) * (*p == '+' ? 1 : -1);
+        p += 6;
+    }
+    if (*p)
+        return -1;
+    *t = timegm(&tm) - off;
+    return 0;
+}
+
+static int is_expired(const char *expires_at)
+{
+    time_t t;
+    if (!expires_at || !*expires_at)
+        return 0;
+    if (parse_iso(&t, expires_at) < 0)
+        return 1;      /* unreadable expiry: treat as expired */
+    return t <= time(NULL);
+}
+
+static char *vault_get(const wg_registry *reg, const char *id, const char *sub, json_t **meta)
+{
+    char name[256];
+    char *value = NULL;
+    if (sub)
+        snprintf(name, sizeof name, "connector:%s:%s", id, sub);
+    else
+        snprintf(name, sizeof name, "connector:%s", id);
+    if (reg->vault.get(reg->vault.ctx, name, &value, meta) < 0)
+        return NULL;
+    return value;
+}
+
+/* Reads one connector's credential into a new creds (NULL when none). */
+static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector_spec *spec,
+                                      int *expired)
+{
+    *expired = 0;
+    if (!reg->has_vault)
+        return NULL;
+    json_t *meta = NULL;
+    char *token = vault_get(reg, spec->id, NULL, &meta);
+    if (!token) {
+        json_decref(meta);
+        return NULL;
+    }
+    wg_connector_creds *c = calloc(1, sizeof *c);
+    if (!c) {
+        free(token);
+        json_decref(meta);
+        return NULL;
+    }
+    c->token = token;
+    c->expires_at = dup_or_null(json_string_value(json_object_get(meta, "expiresAt")));
+    json_decref(meta);
+    c->email = vault_get(reg, spec->id, "email", NULL);
+    c->base_url = vault_get(reg, spec->id, "base_url", NULL);
+    if (spec->extra_key)
+        c->extra = vault_get(reg, spec->id, spec->extra_key, NULL);
+    *expired = is_expired(c->expires_at);
+    return c;
+}
+
+/* ---- lifecycle ------------------------------------------------------------- */
+
+static entry *find(const wg_registry *reg, const char *id)
+{
+    for (size_t i = 0; reg && id && i < reg->n; i++)
+        if (strcmp(reg->v[i].spec->id, id) == 0)
+            return &reg->v[i];
+    return NULL;
+}
+
+int wg_registry_register(wg_registry *reg, const wg_connector_spec *spec)
+{
+    if (!reg || !spec || !spec->id || !spec->ops)
+        return wg_error_set(WG_EINVAL, "register: a spec with an id and operations is required");
+    if (strchr(spec->id, '_'))
+        return wg_error_set(WG_EINVAL, "connector id '%s' may not contain '_'", spec->id);
+    entry *e = find(reg, spec->id);
+    if (e) {
+        creds_free(e->creds);
+        e->creds = NULL;
+        e->spec = spec;
+        return 0;
+    }
+    if (reg->n == reg->cap) {
+        size_t cap = reg->cap ? reg->cap * 2 : 32;
+        entry *v = realloc(reg->v, cap * sizeof *v);
+        if (!v)
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        reg->v = v;
+        reg->cap = cap;
+    }
+    reg->v[reg->n++] = (entry){ spec, NULL, 0 };
+    return 0;
+}
+
+int wg_registry_unregister(wg_registry *reg, const char *id)
+{
+    entry *e = find(reg, id);
+    if (!e)
+        return wg_error_set(WG_ENOTFOUND, "no connector '%s'", id ? id : "");
+    creds_free(e->creds);
+    size_t i = (size_t)(e - reg->v);
+    memmove(&reg->v[i], &reg->v[i + 1], (reg->n - i - 1) * sizeof *reg->v);
+    reg->n--;
+    return 0;
+}
+
+int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
+{
+    wg_registry *reg = calloc(1, sizeof *reg);
+    if (!reg)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_init(&reg->mu, NULL);
+    if (opts && opts->vault) {
+        reg->vault = *opts->vault;
+        reg->has_vault = 1;
+    }
+    if (opts && opts->audit) {
+        reg->audit = *opts->audit;
+        reg->has_audit = 1;
+    }
+    int rc = 0;
+    size_t n;
+    const wg_connector_spec *const *specs;
+    if (!(opts && opts->no_builtins)) {
+        specs = wg_connector_builtin_specs(&n);
+        for (size_t i = 0; i < n && rc == 0; i++)
+            rc = wg_registry_register(reg, specs[i]);
+    }
+    if (opts && opts->demo) {
+        specs = wg_connector_demo_specs(&n);
+        for (size_t i = 0; i < n && rc == 0; i++)
+            rc = wg_registry_register(reg, specs[i]);
+    }
+    if (rc == 0)
+        rc = wg_registry_load(reg);
+    if (rc < 0) {
+        wg_registry_free(reg);
+        return rc;
+    }
+    *out = reg;
+    return 0;
+}
+
+void wg_registry_free(wg_registry *reg)
+{
+    if (!reg)
+        return;
+    for (size_t i = 0; i < reg->n; i++)
+        creds_free(reg->v[i].creds);
+    free(reg->v);
+    pthread_mutex_destroy(&reg->mu);
+    free(reg);
+}
+
+const wg_connector_spec *wg_registry_get(const wg_registry *reg, const char *id)
+{
+    entry *e = find(reg, id);
+    return e ? e->spec : NULL;
+}
+
+size_t wg_registry_count(const wg_registry *reg) { return reg ? reg->n : 0; }
+
+const wg_connector_spec *wg_registry_at(const wg_registry *reg, size_t i)
+{
+    return reg && i < reg->n ? reg->v[i].spec : NULL;
+}
+
+/* Re-reads one entry from the vault; returns a private snapshot of its
+ * credential for the caller (NULL when not connected). */
+static wg_connector_creds *refresh(wg_registry *reg, entry *e, int *expired)
+{
+    wg_connector_creds *c = load_creds(reg, e->spec, expired);
+    pthread_mutex_lock(&reg->mu);
+    creds_free(e->creds);
+    e->creds = c;
+    e->expired = *expired;
+    wg_connector_creds *snap = creds_copy(c);
+    pthread_mutex_unlock(&reg->mu);
+    return snap;
+}
+
+int wg_registry_load(wg_registry *reg)
+{
+    for (size_t i = 0; i < reg->n; i++) {
+        int expired;
+        creds_free(refresh(reg, &reg->v[i], &expired));
+    }
+    return 0;
+}
+
+const char *wg_registry_status(const wg_registry *reg, const char *id)
+{
+    entry *e = find(reg, id);
+    if (!e)
+        return "disconnected";
+    if (e->spec->always_connected)
+        return "connected";
+    int expired;
+    wg_connector_creds *c = load_creds(reg, e->spec, &expired);
+    const char *s = !c ? "disconnected" : expired ? "expired" : "connected";
+    creds_free(c);
+    return s;
+}
+
+int wg_registry_is_connected(const wg_registry *reg, const char *id)
+{
+    return strcmp(wg_registry_status(reg, id), "connected") == 0;
+}
+
+int wg_registry_definitions(json_t **out, const wg_registry *reg)
+{
+    json_t *arr = json_array();
+    if (!arr)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < reg->n; i++) {
+        json_t *d = NULL;
+        int rc = wg_connector_definition(&d, reg->v[i].spec,
+                                         wg_registry_status(reg, reg->v[i].spec->id));
+        if (rc < 0 || json_array_append_new(arr, d)) {
+            json_decref(arr);
+            return rc < 0 ? rc : wg_error_set(WG_ENOMEM, "out of memory");
+        }
+    }
+    *out = arr;
+    return 0;
+}
+
+static void iso_now(char *buf, size_t n)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + k, n - k, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
+{
+    entry *e = find(reg, id);
+    if (!e)
+        return wg_error_set(WG_ENOTFOUND, "Connector not found");
+    char now[40];
+    iso_now(now, sizeof now);
+    int expired = 0;
+    wg_connector_creds *c = e->spec->always_connected ? NULL : refresh(reg, e, &expired);
+    const char *status = e->spec->always_connected || (c && !expired) ? "connected"
+                       : c ? "expired" : "disconnected";
+    json_t *h = json_pack("{s:s,s:s,s:s,s:s}", "id", e->spec->id, "name", e->spec->name,
+                          "status", status, "lastChecked", now);
+    if (!h) {
+        creds_free(c);
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    if (c && c->expires_at)
+        json_object_set_new(h, "tokenExpiresAt", json_string(c->expires_at));
+    int rc = 0;
+    if (strcmp(status, "connected") == 0 && e->spec->ops->health) {
+        char *err = NULL;
+        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
+        if (e->spec->ops->health(&err, &call) < 0) {
+            /* the probe's text is already scrubbed; scrub again with our token */
+            char *clean = NULL;
+            const char *secrets[] = { c ? c->token : NULL, NULL };
+            const char *msg = err ? err : "health check failed";
+            if (wg_connector_safe_error(&clean, "probe failed:", 0, msg, strlen(msg), secrets) == 0) {
+                /* drop the "probe failed: 0: " status we do not have */
+                const char *text = strstr(clean, ": ") ? strstr(clean, ": ") + 2 : clean;
+                json_object_set_new(h, "error", json_string(text));
+            }
+            free(clean);
+            json_object_set_new(h, "status", json_string("error"));
+            rc = wg_error_set(WG_EUPSTREAM, "health probe of %s failed", e->spec->id);
+        }
+        free(err);
+    }
+    creds_free(c);
+    *out = h;
+    return rc;
+}
+
+int wg_registry_tools(json_t **out, const wg_registry *reg)
+{
+    json_t *arr = json_array();
+    if (!arr)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < reg->n; i++) {
+        const wg_connector_spec *s = reg->v[i].spec;
+        if (!wg_registry_is_connected(reg, s->id))
+            continue;
+        for (size_t k = 0; k < s->n_actions; k++) {
+            const wg_connector_action *a = &s->actions[k];
+            char name[256], desc[1024];
+            snprintf(name, sizeof name, "connector_%s_%s", s->id, a->name);
+            snprintf(desc, sizeof desc, "[%s] %s", s->name, a->description);
+            json_t *params = json_loads(a->input_schema, 0, NULL);
+            if (!params)
+                params = json_object();
+            json_t *p = json_pack("{s:s}", "type", "object");
+            json_object_update(p, params);
+            json_object_set_new(p, "type", json_string("object"));
+            json_decref(params);
+            json_array_append_new(arr, json_pack("{s:s,s:s,s:o}", "name", name,
+                                                 "description", desc, "parameters", p));
+        }
+    }
+    *out = arr;
+    return 0;
+}
+
+/* Splits connector_<id>_<action> against the registered ids. */
+static entry *parse_tool(const wg_registry *reg, const char *tool,
+                         const wg_connector_action **action)
+{
+    static const char prefix[] = "connector_";
+    *action = NULL;
+    if (!tool || strncmp(tool, prefix, sizeof prefix - 1))
+        return NULL;
+    const char *rest = tool + sizeof prefix - 1;
+    for (size_t i = 0; i < reg->n; i++) {
+        const char *id = reg->v[i].spec->id;
+        size_t n = strlen(id);
+        if (strncmp(rest, id, n) == 0 && rest[n] == '_') {
+            *action = wg_connector_find_action(reg->v[i].spec, rest + n + 1);
+            return &reg->v[i];
+        }
+    }
+    return NULL;
+}
+
+int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const char *tool)
+{
+    const wg_connector_action *a;
+    entry *e = reg ? parse_tool(reg, tool, &a) : NULL;
+    if (!e || !a)
+        return wg_error_set(WG_ENOTFOUND, "'%s' is not a connector action", tool ? tool : "");
+    *out = a->risk;
+    return 0;
+}
+
+wg_risk_level wg_registry_connector_risk(void *registry, const char *tool)
+{
+    wg_risk_level r;
+    if (wg_registry_action_risk(&r, registry, tool) < 0) {
+        wg_error_clear();
+        return WG_RISK_UNKNOWN;
+    }
+    return r;
+}
+
+/* ---- input checking against the action's schema ---------------------------- */
+
+static int is_string(const json_t *v) { return json_is_string(v); }
+static int is_number(const json_t *v) { return json_is_number(v); }
+static int is_integer(const json_t *v) { return json_is_integer(v); }
+static int is_boolean(const json_t *v) { return json_is_boolean(v); }
+static int is_array(const json_t *v) { return json_is_array(v); }
+static int is_object(const json_t *v) { return json_is_object(v); }
+
+static int type_ok(const char *type, const json_t *v)
+{
+    static const struct { const char *name; int (*ok)(const json_t *); } types[] = {
+        { "string", is_string }, { "number", is_number }, { "integer", is_integer },
+        { "boolean", is_boolean }, { "array", is_array }, { "object", is_object },
+    };
+    for (size_t i = 0; type && i < sizeof types / sizeof *types; i++)
+        if (strcmp(type, types[i].name) == 0)
+            return types[i].ok(v);
+    return 1;
+}
+
+/* NULL when args fit the schema; otherwise a failure result. */
+static json_t *check_args(const wg_connector_action *a, const json_t *args)
+{
+    if (!json_is_object(args))
+        return wg_connector_fail("arguments must be a JSON object");
+    json_t *schema = json_loads(a->input_schema, 0, NULL);
+    json_t *props = json_object_get(schema, "properties");
+    json_t *res = NULL;
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(schema, "required"), i, r) {
+        const json_t *v = json_object_get(args, json_string_value(r));
+        if (!v || json_is_null(v) || (json_is_string(v) && !*json_string_value(v))) {
+            res = wg_connector_fail("Missing required parameter: %s", json_string_value(r));
+            goto done;
+        }
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)args, k, v) {
+        const char *type = json_string_value(json_object_get(json_object_get(props, k), "type"));
+        if (!json_is_null(v) && !type_ok(type, v)) {
+            res = wg_connector_fail("Parameter %s must be of type %s", k, type);
+            goto done;
+        }
+    }
+done:
+    json_decref(schema);
+    return res;
+}
+
+static int audit(wg_registry *reg, const entry *e, const wg_connector_action *a, const char *tool)
+{
+    if (!reg->has_audit)
+        return 0;
+    char type[256], desc[512];
+    snprintf(type, sizeof type, "connector.%s.%s", e->spec->id, a->name);
+    snprintf(desc, sizeof desc, "Connector action: %s \xe2\x86\x92 %s", e->spec->name, a->name);
+    json_t *entry = json_pack("{s:s,s:s,s:b,s:s,s:s}", "actionType", type, "description", desc,
+                              "requiresApproval", a->risk != WG_RISK_LOW, "tool", tool,
+                              "riskLevel", wg_risk_name(a->risk));
+    int rc = entry ? reg->audit.log(reg->audit.ctx, entry) : WG_ENOMEM;
+    json_decref(entry);
+    return rc;
+}
+
+int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const json_t *args)
+{
+    const wg_connector_action *a;
+    entry *e = parse_tool(reg, tool, &a);
+    json_t *res = NULL;
+    int rc = 0;
+    if (!e) {
+        *out = wg_connector_fail("Unknown tool: %s", tool ? tool : "");
+        return *out ? wg_error_set(WG_ENOTFOUND, "unknown connector tool") : WG_ENOMEM;
+    }
+    if (!a) {
+        *out = wg_connector_fail("Unknown action: %s", tool + strlen("connector_") +
+                                 strlen(e->spec->id) + 1);
+        return *out ? wg_error_set(WG_ENOTFOUND, "unknown connector action") : WG_ENOMEM;
+    }
+    if (audit(reg, e, a, tool) < 0) {
+        *out = wg_connector_fail("audit log unavailable; the action was not run");
+        return *out ? 0 : WG_ENOMEM;
+    }
+    int expired = 0;
+    wg_connector_creds *c = e->spec->always_connected ? NULL : refresh(reg, e, &expired);
+    if (!e->spec->always_connected && !c) {
+        res = wg_connector_fail("Not connected — connect %s first (waggle connectors connect %s)",
+                                e->spec->name, e->spec->id);
+    } else if (expired) {
+        res = wg_connector_fail("%s credential expired — reconnect it", e->spec->name);
+    } else if (!(res = check_args(a, args))) {
+        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
+        rc = e->spec->ops->execute(&res, &call, a, args);
+        if (rc < 0 && !res)
+            res = wg_connector_fail("%s", wg_error_last());
+        rc = 0;
+    }
+    creds_free(c);
+    if (!res)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = res;
+    return rc;
+}
+
+/* ---- connect / disconnect ----------------------------------------------------- */
+
+static int has_ctl(const char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+static int check_request(const wg_connect_request *req)
+{
+    time_t t;
+    if (!req || !req->token || !*req->token)
+        return wg_error_set(WG_EINVAL, "token or apiKey required");
+    const char *fields[] = { req->token, req->refresh_token, req->email, req->base_url,
+                             req->expires_at };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        if (has_ctl(fields[i]))
+            return wg_error_set(WG_EINVAL, "credential fields may not contain control characters");
+    if (req->expires_at && parse_iso(&t, req->expires_at) < 0)
+        return wg_error_set(WG_EINVAL, "expiresAt must be an ISO 8601 time");
+    if (req->base_url && strncmp(req->base_url, "https://", 8) &&
+        strncmp(req->base_url, "http://", 7))
+        return wg_error_set(WG_EINVAL, "base URL must start with http:// or https://");
+    if (req->base_url && strpbrk(req->base_url, " ?#@"))
+        return wg_error_set(WG_EINVAL, "base URL may not contain spaces, '?', '#' or '@'");
+    if (req->scopes && !json_is_array(req->scopes))
+        return wg_error_set(WG_EINVAL, "scopes must be an array of strings");
+    return 0;
+}
+
+static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+{
+    char name[256];
+    snprintf(name, sizeof name, "connector:%s:%s", id, sub);
+    if (value)
+        return reg->vault.set(reg->vault.ctx, name, value, NULL);
+    int rc = reg->vault.del(reg->vault.ctx, name);
+    return rc == WG_ENOTFOUND ? 0 : rc;
+}
+
+int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req)
+{
+    entry *e = find(reg, id);
+    if (!e)
+        return wg_error_set(WG_ENOTFOUND, "Connector not found");
+    int rc = check_request(req);
+    if (rc < 0)
+        return rc;
+    if (!reg->has_vault)
+        return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
+    json_t *meta = json_pack("{s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type));
+    if (!meta)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    if (req->expires_at)
+        json_object_set_new(meta, "expiresAt", json_string(req->expires_at));
+    if (req->scopes)
+        json_object_set(meta, "scopes", (json_t *)req->scopes);
+    char name[256];
+    snprintf(name, sizeof name, "connector:%s", id);
+    rc = reg->vault.set(reg->vault.ctx, name, req->token, meta);
+    json_decref(meta);
+    if (rc == 0)
+        rc = set_sub(reg, id, "refresh", req->refresh_token);
+    if (rc == 0 && req->email)
+        rc = set_sub(reg, id, "email", req->email);
+    if (rc == 0 && req->base_url)
+        rc = set_sub(reg, id, "base_url", req->base_url);
+    if (rc < 0)
+        return rc;
+    int expired;
+    creds_free(refresh(reg, e, &expired));
+    return 0;
+}
+
+int wg_registry_disconnect(json_t **out, wg_registry *reg, const char *id)
+{
+    if (!reg->has_vault)
+        return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
+    char name[256], prefix[256];
+    snprintf(name, sizeof name, "connector:%s", id);
+    snprintf(prefix, sizeof prefix, "connector:%s:", id);
+    int rc = reg->vault.del(reg->vault.ctx, name);
+    if (rc < 0 && rc != WG_ENOTFOUND)
+        return rc;
+    int deleted = rc == 0;
+    char **names = NULL;
+    size_t n = 0, cleaned = 0;
+    rc = reg->vault.list(reg->vault.ctx, prefix, &names, &n);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if (reg->vault.del(reg->vault.ctx, names[i]) == 0)
+            cleaned++;
+        free(names[i]);
+    }
+    free(names);
+    entry *e = find(reg, id);
+    if (e) {
+        pthread_mutex_lock(&reg->mu);
+        creds_free(e->creds);
+        e->creds = NULL;
+        e->expired = 0;
+        pthread_mutex_unlock(&reg->mu);
+    }
+    *out = json_pack("{s:b,s:s,s:I}", "disconnected", deleted, "connectorId", id,
+                     "cleanedKeys", (json_int_t)cleaned);
+    return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+}

@@ -1,0 +1,18 @@
+/* specs.h - shared by the connector tables in src/connect/specs/.
+ *
+ * JSON(...) turns JSON written inline into a string literal, so schemas and
+ * body templates read as JSON rather than as escaped C strings. */
+#ifndef WG_CONNECT_SPECS_H
+#define WG_CONNECT_SPECS_H
+
+#include "connect/rest.h"
+#include "waggle/error.h"
+
+#define JSON(...) #__VA_ARGS__
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+extern const wg_connector_spec wg_spec_github, wg_spec_gitlab, wg_spec_slack, wg_spec_jira,
+    wg_spec_linear, wg_spec_notion, wg_spec_discord, wg_spec_postgres, wg_spec_email,
+    wg_spec_obsidian, wg_spec_slack_mock, wg_spec_teams_mock, wg_spec_discord_mock;
+
+#endif

@@ -1,0 +1,152 @@
+/* guard.c - the checks every request passes before routing: the Host header
+ * (DNS-rebinding defence), the CORS origin list and the bearer token
+ * (constant-time), plus the token files themselves. */
+#include "server/server_int.h"
+#include "waggle/datadir.h"
+#include "waggle/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Names a browser on this machine may legitimately use for the service. */
+static const char *const builtin_hosts[] = { "localhost", "127.0.0.1", "::1" };
+
+static int host_in(const char *name, size_t len, const char *candidate)
+{
+    return candidate && strlen(candidate) == len && strncasecmp(name, candidate, len) == 0;
+}
+
+int wg_guard__host_ok(const wg_server *srv, const char *host)
+{
+    if (!host || !*host)
+        return 0;
+    const char *name = host;
+    size_t len;
+    const char *rest;
+    if (host[0] == '[') {                      /* [v6]:port */
+        const char *close = strchr(host, ']');
+        if (!close)
+            return 0;
+        name = host + 1;
+        len = (size_t)(close - name);
+        rest = close + 1;
+    } else {
+        len = strcspn(host, ":");
+        rest = host + len;
+    }
+    /* The port is not what makes a rebinding attack; the name is. It must
+     * still be well-formed. */
+    if (*rest) {
+        if (*rest != ':' || !rest[1] || strspn(rest + 1, "0123456789") != strlen(rest + 1))
+            return 0;
+    }
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof builtin_hosts / sizeof *builtin_hosts; i++)
+        if (host_in(name, len, builtin_hosts[i]))
+            return 1;
+    if (srv->listen_host && strcmp(srv->listen_host, "0.0.0.0") != 0 &&
+        strcmp(srv->listen_host, "::") != 0 && host_in(name, len, srv->listen_host))
+        return 1;
+    for (char **h = srv->allowed_hosts; h && *h; h++)
+        if (host_in(name, len, *h))
+            return 1;
+    return 0;
+}
+
+int wg_guard__origin_ok(const wg_server *srv, const char *origin)
+{
+    if (!origin)
+        return 0;
+    for (char **o = srv->cors_origins; o && *o; o++)
+        if (strcmp(*o, origin) == 0)
+            return 1;
+    return 0;
+}
+
+int wg_guard__bearer(const wg_server *srv, const char *authorization)
+{
+    if (!authorization || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return 0;
+    const char *tok = authorization + 7;
+    while (*tok == ' ')
+        tok++;
+    /* Hashing first makes the comparison fixed-length, so neither the
+     * token's contents nor its length show in the timing. */
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, (const unsigned char *)tok, strlen(tok), NULL, 0);
+    int api = sodium_memcmp(h, srv->api_hash, sizeof h) == 0;
+    int admin = sodium_memcmp(h, srv->admin_hash, sizeof h) == 0;
+    if (!*tok)
+        return 0;
+    return admin ? 2 : api ? 1 : 0;
+}
+
+static int read_token(char **out, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
+    char buf[256];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    buf[strcspn(buf, "\r\n")] = '\0';
+    if (strlen(buf) < 16)
+        return wg_error_set(WG_EIO, "%s holds no usable token (at least 16 characters)", path);
+    char *t = strdup(buf);
+    sodium_memzero(buf, sizeof buf);
+    if (!t)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = t;
+    return 0;
+}
+
+int wg_token__load_or_create(char **out, const char *data_dir, const char *name)
+{
+    char *path = NULL;
+    int rc = wg_datadir_path(&path, data_dir, name);
+    if (rc < 0)
+        return rc;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST) {
+        rc = read_token(out, path);
+        free(path);
+        return rc;
+    }
+    if (fd < 0) {
+        rc = wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(errno));
+        free(path);
+        return rc;
+    }
+    unsigned char raw[32];
+    char hex[65];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(hex, sizeof hex, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
+    char line[66];
+    snprintf(line, sizeof line, "%s\n", hex);
+    ssize_t w = write(fd, line, strlen(line));
+    int closed = close(fd);
+    sodium_memzero(line, sizeof line);
+    if (w != (ssize_t)strlen(hex) + 1 || closed != 0) {
+        unlink(path);
+        rc = wg_error_set(WG_EIO, "cannot write %s", path);
+        free(path);
+        return rc;
+    }
+    free(path);
+    char *t = strdup(hex);
+    sodium_memzero(hex, sizeof hex);
+    if (!t)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = t;
+    return 0;
+}

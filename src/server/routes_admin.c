@@ -1,0 +1,215 @@
+/* routes_admin.c - team and admin views (spec 10 gated routes).
+ *   POST /api/cost/events {workspaceId, costUsd, model?, inputTokens?,
+ *        outputTokens?}                      records one cost event (any tier;
+ *        agents report what they spent) in DATA_DIR/cost-events.jsonl
+ *   GET  /api/cost/by-workspace  (TEAMS)     sums of the recorded events
+ *   POST /api/cloud-sync/toggle {enabled}  (TEAMS) the cloudSync setting in
+ *        config.json; there is no sync service in this subsystem, so the
+ *        setting is what it changes (documented in docs/server.md)
+ *   GET  /api/admin/overview     (TEAMS)     counts: connectors, skills,
+ *        plugins, personas, audit events, pool keys
+ * Audit export lives in routes_audit.c. */
+#include "server/files.h"
+#include "server/personas.h"
+#include "server/route.h"
+#include "server/tiering.h"
+#include "waggle/connector.h"
+#include "waggle/error.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { COST_FILE_MAX = 64 * 1024 * 1024, WORKSPACE_MAX = 128 };
+
+typedef struct {
+    pthread_mutex_t lock;       /* appends to cost-events.jsonl */
+} admin_state;
+
+static int bad_field(wg_res *res, const char *field, const char *msg)
+{
+    return wg_res_json(res, 400, json_pack("{s:s,s:s,s:s}", "error", "INVALID_FIELD", "field",
+                                           field, "message", msg));
+}
+
+static int record_cost(wg_res *res, const wg_req *req)
+{
+    admin_state *st = req->area_state;
+    const char *ws = NULL, *model = NULL;
+    long long in = 0, out = 0;
+    json_t *cost = json_object_get(req->body, "costUsd");
+    if (wg_body_string(res, req, "workspaceId", 1, &ws) < 0 ||
+        wg_body_string(res, req, "model", 0, &model) < 0 ||
+        wg_body_int(res, req, "inputTokens", 0, &in) < 0 ||
+        wg_body_int(res, req, "outputTokens", 0, &out) < 0)
+        return 0;
+    if (!*ws || strlen(ws) > WORKSPACE_MAX)
+        return bad_field(res, "workspaceId", "workspaceId must be 1-128 characters");
+    if (!json_is_number(cost) || json_number_value(cost) < 0 || json_number_value(cost) > 1e9)
+        return bad_field(res, "costUsd", "costUsd must be a number between 0 and 1e9");
+    if (in < 0 || out < 0)
+        return bad_field(res, in < 0 ? "inputTokens" : "outputTokens", "token counts must be >= 0");
+    json_t *ev = json_pack("{s:s,s:f,s:I,s:I,s:s?,s:I}", "workspaceId", ws, "costUsd",
+                           json_number_value(cost), "inputTokens", (json_int_t)in, "outputTokens",
+                           (json_int_t)out, "model", model, "at", (json_int_t)wg_tiering__now_ms());
+    char *line = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
+    json_decref(ev);
+    if (!line)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    char *path = wg_files__join(req->ctx->data_dir, "cost-events.jsonl", NULL);
+    pthread_mutex_lock(&st->lock);
+    FILE *f = path ? fopen(path, "a") : NULL;
+    int ok = f && fprintf(f, "%s\n", line) > 0;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    pthread_mutex_unlock(&st->lock);
+    free(path);
+    free(line);
+    if (!ok)
+        return wg_error_set(WG_EIO, "cannot record the cost event");
+    return wg_res_json(res, 201, json_pack("{s:b}", "recorded", 1));
+}
+
+static int cost_by_workspace(wg_res *res, const wg_req *req)
+{
+    char *path = wg_files__join(req->ctx->data_dir, "cost-events.jsonl", NULL);
+    char *text = NULL;
+    int rc = path ? wg_files__read(&text, NULL, path, COST_FILE_MAX) : WG_ENOMEM;
+    free(path);
+    if (rc < 0 && rc != WG_ENOTFOUND)
+        return rc;
+    json_t *by = json_object();   /* workspaceId -> totals, in first-seen order */
+    double total = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        json_t *ev = json_loads(line, 0, NULL);
+        const char *ws = json_string_value(json_object_get(ev, "workspaceId"));
+        if (ws) {
+            json_t *t = json_object_get(by, ws);
+            if (!t) {
+                t = json_pack("{s:s,s:i,s:f,s:i,s:i}", "workspaceId", ws, "events", 0, "costUsd",
+                              0.0, "inputTokens", 0, "outputTokens", 0);
+                json_object_set_new(by, ws, t);
+            }
+            double c = json_number_value(json_object_get(ev, "costUsd"));
+            total += c;
+            json_object_set_new(t, "events", json_integer(json_integer_value(json_object_get(t, "events")) + 1));
+            json_object_set_new(t, "costUsd", json_real(json_real_value(json_object_get(t, "costUsd")) + c));
+            static const char *const counts[] = { "inputTokens", "outputTokens" };
+            for (int i = 0; i < 2; i++)
+                json_object_set_new(t, counts[i], json_integer(
+                    json_integer_value(json_object_get(t, counts[i])) +
+                    json_integer_value(json_object_get(ev, counts[i]))));
+        }
+        json_decref(ev);
+    }
+    free(text);
+    json_t *list = json_array();
+    const char *k;
+    json_t *v;
+    json_object_foreach(by, k, v)
+        json_array_append(list, v);
+    json_decref(by);
+    return wg_res_json(res, 200, json_pack("{s:o,s:f}", "workspaces", list, "totalCostUsd", total));
+}
+
+static void set_sync(json_t *cfg, const void *arg)
+{
+    json_object_set_new(cfg, "cloudSync", json_pack("{s:b,s:I}", "enabled", *(const int *)arg,
+                        "updatedAt", (json_int_t)wg_tiering__now_ms()));
+}
+
+static int cloud_sync(wg_res *res, const wg_req *req)
+{
+    int enabled = 0;
+    if (wg_body_bool(res, req, "enabled", 1, &enabled) < 0)
+        return 0;
+    int rc = wg_server_config_edit(req->ctx, set_sync, &enabled);
+    if (rc < 0)
+        return rc;
+    return wg_res_json(res, 200, json_pack("{s:{s:b}}", "cloudSync", "enabled", enabled));
+}
+
+/* Regular files under DATA_DIR/<sub> whose name ends with suffix (or
+ * directories when suffix is NULL). */
+static int count_entries(const char *data_dir, const char *sub, const char *suffix)
+{
+    char *dir = wg_files__join(data_dir, sub, NULL);
+    DIR *d = dir ? opendir(dir) : NULL;
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!wg_files__name_ok(e->d_name))
+            continue;
+        size_t l = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
+        if (suffix ? (l > sl && strcmp(e->d_name + l - sl, suffix) == 0) : e->d_type == DT_DIR)
+            n++;
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+    return n;
+}
+
+static int overview(wg_res *res, const wg_req *req)
+{
+    const wg_registry *reg = req->ctx->registry;
+    size_t total = wg_registry_count(reg), connected = 0;
+    for (size_t i = 0; i < total; i++)
+        connected += (size_t)wg_registry_is_connected(reg, wg_registry_at(reg, i)->id);
+    json_t *personas = NULL;
+    int custom = 0;
+    if (wg_personas__list(&personas, req->ctx->data_dir) == 0) {
+        size_t i;
+        json_t *p;
+        json_array_foreach(personas, i, p)
+            custom += json_is_true(json_object_get(p, "custom"));
+    }
+    json_decref(personas);
+    wg_tier_info tier;
+    wg_tiering__read(&tier, req->ctx);
+    return wg_res_json(res, 200, json_pack(
+        "{s:s,s:{s:I,s:I},s:i,s:i,s:i,s:o,s:o}",
+        "tier", tier.effective_name,
+        "connectors", "total", (json_int_t)total, "connected", (json_int_t)connected,
+        "skills", count_entries(req->ctx->data_dir, "skills", ".md"),
+        "plugins", count_entries(req->ctx->data_dir, "plugins", NULL),
+        "customPersonas", custom,
+        "auditEvents", json_null(),
+        "poolKeys", json_null()));
+}
+
+static int init(void **state, wg_server_ctx *ctx)
+{
+    (void)ctx;
+    admin_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_init(&st->lock, NULL);
+    *state = st;
+    return 0;
+}
+
+static void fini(void *state)
+{
+    admin_state *st = state;
+    if (!st)
+        return;
+    pthread_mutex_destroy(&st->lock);
+    free(st);
+}
+
+static const wg_http_route routes[] = {
+    { WG_HTTP_POST, "/api/cost/events",       record_cost,       WG_ROUTE_FREE,  0 },
+    { WG_HTTP_GET,  "/api/cost/by-workspace", cost_by_workspace, WG_ROUTE_TEAMS, 0 },
+    { WG_HTTP_POST, "/api/cloud-sync/toggle", cloud_sync,        WG_ROUTE_TEAMS, 0 },
+    { WG_HTTP_GET,  "/api/admin/overview",    overview,          WG_ROUTE_TEAMS, 0 },
+};
+
+const wg_route_area wg_routes_admin = {
+    "admin", routes, sizeof routes / sizeof routes[0], init, fini,
+};

@@ -1,0 +1,268 @@
+/* server.c - the server handle (waggle/server.h): listen address parsing,
+ * tokens, the route areas' start-up and shutdown, then http.c serves. */
+#include "server/server_int.h"
+#include "server/files.h"
+#include "waggle/connector.h"
+#include "waggle/error.h"
+#include "waggle/skills.h"
+#include "waggle/trust.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { DEFAULT_PORT = 3333, DEFAULT_TIMEOUT_S = 30 };
+static const long long DEFAULT_AUTONOMY_CAP_MS = 8LL * 3600 * 1000;
+
+/* Splits "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT". *host is new. */
+static int parse_listen(char **host, unsigned *port, const char *listen)
+{
+    const char *h = "127.0.0.1";
+    size_t hl = strlen(h);
+    const char *p = NULL;
+    if (!listen || !*listen) {
+        *port = DEFAULT_PORT;
+    } else if (listen[0] == '[') {
+        const char *close = strchr(listen, ']');
+        if (!close || close[1] != ':')
+            return wg_error_set(WG_EINVAL, "listen address %s: expected [IPv6]:PORT", listen);
+        h = listen + 1;
+        hl = (size_t)(close - h);
+        p = close + 2;
+    } else if (strchr(listen, ':')) {
+        const char *colon = strrchr(listen, ':');
+        if (colon != listen) {
+            h = listen;
+            hl = (size_t)(colon - listen);
+        }
+        p = colon + 1;
+    } else {
+        p = listen;
+    }
+    if (p) {
+        if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5 || atol(p) > 65535)
+            return wg_error_set(WG_EINVAL, "listen address %s: the port must be 0-65535", listen);
+        *port = (unsigned)atol(p);
+    }
+    if (hl == 9 && strncmp(h, "localhost", 9) == 0) {
+        h = "127.0.0.1";
+        hl = 9;
+    }
+    char *copy = strndup(h, hl);
+    if (!copy)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *host = copy;
+    return 0;
+}
+
+static char **copy_list(const char *const *list)
+{
+    size_t n = 0;
+    while (list && list[n])
+        n++;
+    char **out = calloc(n + 1, sizeof *out);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!(out[i] = strdup(list[i]))) {
+            for (size_t j = 0; j < i; j++)
+                free(out[j]);
+            free(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+static void free_list(char **list)
+{
+    for (char **p = list; p && *p; p++)
+        free(*p);
+    free(list);
+}
+
+static void release(wg_server *srv)
+{
+    for (size_t a = srv->n_areas_inited; a-- > 0;)
+        if (wg_server__areas[a]->fini)
+            wg_server__areas[a]->fini(srv->area_state[a]);
+    free(srv->area_state);
+    wg_registry_free(srv->ctx.registry);
+    wg_trust_free(srv->trust);
+    wg_skillset_free(srv->starter);
+    wg_connect_memvault_free(srv->conn_vault);
+    wg_route__table_free(&srv->table);
+    free_list(srv->allowed_hosts);
+    free_list(srv->cors_origins);
+    if (srv->api_token)
+        sodium_memzero(srv->api_token, strlen(srv->api_token));
+    if (srv->admin_token)
+        sodium_memzero(srv->admin_token, strlen(srv->admin_token));
+    free(srv->api_token);
+    free(srv->admin_token);
+    free(srv->listen_host);
+    free(srv->data_dir);
+    pthread_mutex_destroy(&srv->config_lock);
+    free(srv);
+}
+
+static int init_tokens(wg_server *srv, const char *given)
+{
+    int rc;
+    if (given && *given) {
+        if (strlen(given) < 16)
+            return wg_error_set(WG_EINVAL, "the API token must be at least 16 characters");
+        if (!(srv->api_token = strdup(given)))
+            return wg_error_set(WG_ENOMEM, "out of memory");
+    } else if ((rc = wg_token__load_or_create(&srv->api_token, srv->data_dir, "api-token")) < 0) {
+        return rc;
+    }
+    if ((rc = wg_token__load_or_create(&srv->admin_token, srv->data_dir, "admin-token")) < 0)
+        return rc;
+    if (strcmp(srv->api_token, srv->admin_token) == 0)
+        return wg_error_set(WG_EINVAL, "the API token and the admin token must differ");
+    crypto_generichash(srv->api_hash, sizeof srv->api_hash,
+                       (const unsigned char *)srv->api_token, strlen(srv->api_token), NULL, 0);
+    crypto_generichash(srv->admin_hash, sizeof srv->admin_hash,
+                       (const unsigned char *)srv->admin_token, strlen(srv->admin_token),
+                       NULL, 0);
+    return 0;
+}
+
+/* The handles every area shares (route.h, wg_server_ctx). */
+static int init_handles(wg_server *srv)
+{
+    int rc = wg_trust_new(&srv->trust);
+    if (rc < 0 || (rc = wg_skillset_load_starter(&srv->starter)) < 0)
+        return rc;
+    srv->ctx.trust = srv->trust;
+    srv->ctx.starter = srv->starter;
+    if ((rc = wg_connect_memvault_new(&srv->conn_vault)) < 0)
+        return rc;
+    wg_registry_options ro = { 0 };
+    ro.vault = srv->conn_vault;
+    ro.demo = srv->ctx.demo;
+    srv->ctx.vault = srv->conn_vault;
+    if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
+        return rc;
+    return wg_registry_load(srv->ctx.registry);
+}
+
+static int init_areas(wg_server *srv)
+{
+    size_t n = 0;
+    while (wg_server__areas[n])
+        n++;
+    srv->n_areas = n;
+    if (!(srv->area_state = calloc(n ? n : 1, sizeof *srv->area_state)))
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t a = 0; a < n; a++) {
+        const wg_route_area *area = wg_server__areas[a];
+        if (area->init) {
+            int rc = area->init(&srv->area_state[a], &srv->ctx);
+            if (rc < 0)
+                return rc;
+        }
+        srv->n_areas_inited = a + 1;
+    }
+    return 0;
+}
+
+int wg_server_start(wg_server **out, const wg_server_options *opt)
+{
+    if (!out || !opt || !opt->data_dir || !*opt->data_dir)
+        return wg_error_set(WG_EINVAL, "wg_server_start: data_dir is required");
+    if (sodium_init() < 0)
+        return wg_error_set(WG_EINTERNAL, "libsodium failed to initialise");
+    wg_server *srv = calloc(1, sizeof *srv);
+    if (!srv)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    int rc;
+    srv->log = opt->log;
+    srv->log_ud = opt->log_ud;
+    srv->data_dir = strdup(opt->data_dir);
+    srv->allowed_hosts = copy_list(opt->allowed_hosts);
+    srv->cors_origins = copy_list(opt->cors_origins);
+    if (!srv->data_dir || !srv->allowed_hosts || !srv->cors_origins) {
+        rc = wg_error_set(WG_ENOMEM, "out of memory");
+        goto fail;
+    }
+    srv->ctx.data_dir = srv->data_dir;
+    srv->ctx.demo = opt->demo;
+    srv->ctx.autonomy_cap_ms = opt->autonomy_cap_ms > 0 ? opt->autonomy_cap_ms
+                                                        : DEFAULT_AUTONOMY_CAP_MS;
+    srv->ctx.log = opt->log;
+    srv->ctx.log_ud = opt->log_ud;
+    srv->ctx.priv = srv;
+    pthread_mutex_init(&srv->config_lock, NULL);
+
+    unsigned port = DEFAULT_PORT;
+    if ((rc = parse_listen(&srv->listen_host, &port, opt->listen)) < 0)
+        goto fail;
+    if ((rc = init_tokens(srv, opt->api_token)) < 0)
+        goto fail;
+    if ((rc = wg_route__table_build(&srv->table)) < 0)
+        goto fail;
+    if ((rc = init_handles(srv)) < 0)
+        goto fail;
+    if ((rc = init_areas(srv)) < 0)
+        goto fail;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = opt->threads ? opt->threads : (cores > 0 ? (unsigned)cores : 1);
+    if ((rc = wg_http__start(srv, srv->listen_host, port, threads,
+                             opt->timeout_s ? opt->timeout_s : DEFAULT_TIMEOUT_S)) < 0)
+        goto fail;
+    wg_server_logf(&srv->ctx, "waggled %s listening on http://%s%s%s:%u data_dir=%s threads=%u",
+                   WAGGLE_VERSION, strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,
+                   strchr(srv->listen_host, ':') ? "]" : "", srv->port, srv->data_dir, threads);
+    *out = srv;
+    return 0;
+fail:
+    release(srv);
+    return rc;
+}
+
+unsigned wg_server_port(const wg_server *srv)
+{
+    return srv ? srv->port : 0;
+}
+
+const char *wg_server_token(const wg_server *srv)
+{
+    return srv ? srv->api_token : NULL;
+}
+
+void wg_server_stop(wg_server *srv)
+{
+    if (!srv)
+        return;
+    wg_http__stop(srv);
+    wg_server_logf(&srv->ctx, "waggled stopped");
+    release(srv);
+}
+
+int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                          const void *arg)
+{
+    wg_server *srv = ctx->priv;
+    char *path = wg_files__join(ctx->data_dir, "config.json", NULL);
+    if (!path)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_lock(&srv->config_lock);
+    json_t *cfg = json_load_file(path, 0, NULL);
+    if (!json_is_object(cfg)) {
+        json_decref(cfg);
+        cfg = json_object();
+    }
+    edit(cfg, arg);
+    char *text = json_dumps(cfg, JSON_INDENT(2));
+    json_decref(cfg);
+    int rc = text ? wg_files__write_atomic(path, text, strlen(text))
+                  : wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_unlock(&srv->config_lock);
+    free(text);
+    free(path);
+    return rc;
+}

@@ -1,0 +1,109 @@
+/* plugins_store.c - walking DATA_DIR/plugins/<name>/plugin.json
+ * (waggle/plugins.h). */
+#include "waggle/plugins.h"
+#include "waggle/datadir.h"
+#include "waggle/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Reads dir/name/plugin.json into a buffer; 1 when it cannot be used. */
+static int read_manifest(char **out, size_t *len, const char *dir, const char *name)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s/%s/plugin.json", dir, name) < 0)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    free(path);
+    if (fd < 0)
+        return 1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > WG_PLUGIN_MAX_BYTES) {
+        close(fd);
+        return 1;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        close(fd);
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    size_t n = 0;
+    ssize_t r;
+    while (n < (size_t)st.st_size && (r = read(fd, buf + n, (size_t)st.st_size - n)) > 0)
+        n += (size_t)r;
+    close(fd);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const wg_plugin *)a)->name, ((const wg_plugin *)b)->name);
+}
+
+int wg_plugins_load(wg_plugin_list *out, const char *data_dir)
+{
+    memset(out, 0, sizeof *out);
+    char *dir = NULL;
+    if (wg_datadir_path(&dir, data_dir, "plugins") < 0)
+        return WG_ENOMEM;
+    DIR *d = opendir(dir);
+    if (!d) {
+        int rc = errno == ENOENT ? 0 : wg_error_set(WG_EIO, "cannot read %s: %s", dir, strerror(errno));
+        free(dir);
+        return rc;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *text = NULL;
+        size_t len = 0;
+        rc = read_manifest(&text, &len, dir, e->d_name);
+        if (rc == 1) {
+            rc = 0;
+            out->skipped++;
+            continue;
+        }
+        if (rc < 0)
+            break;
+        wg_plugin p;
+        int prc = wg_plugin_parse(&p, text, len, e->d_name);
+        free(text);
+        if (prc == WG_ENOMEM) {
+            rc = prc;
+            break;
+        }
+        if (prc < 0) {
+            wg_error_clear();
+            out->skipped++;
+            continue;
+        }
+        wg_plugin *g = realloc(out->items, (out->count + 1) * sizeof *g);
+        if (!g) {
+            wg_plugin_clear(&p);
+            rc = wg_error_set(WG_ENOMEM, "out of memory");
+            break;
+        }
+        out->items = g;
+        out->items[out->count++] = p;
+    }
+    closedir(d);
+    free(dir);
+    if (rc < 0) {
+        wg_plugin_list_free(out);
+        return rc;
+    }
+    if (out->count > 1)
+        qsort(out->items, out->count, sizeof *out->items, by_name);
+    return 0;
+}

@@ -142,6 +142,9 @@ struct wg_server_ctx {
     const struct wg_trust *trust;
     /* The starter skill pack (waggle/skills.h), loaded once. Never NULL. */
     const struct wg_skillset *starter;
+    /* The MCP server catalog (waggle/catalog.h), with DATA_DIR/catalog.json
+     * overlaid when valid. Never NULL. */
+    const struct wg_catalog *catalog;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;

@@ -2,6 +2,7 @@
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
 #include "server/files.h"
+#include "waggle/catalog.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
 #include "waggle/skills.h"
@@ -92,6 +93,7 @@ static void release(wg_server *srv)
     wg_registry_free(srv->ctx.registry);
     wg_trust_free(srv->trust);
     wg_skillset_free(srv->starter);
+    wg_catalog_free(srv->catalog);
     wg_connect_memvault_free(srv->conn_vault);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
@@ -139,6 +141,14 @@ static int init_handles(wg_server *srv)
         return rc;
     srv->ctx.trust = srv->trust;
     srv->ctx.starter = srv->starter;
+    /* A broken local catalog.json must not keep the service down: serve the
+     * embedded catalog and say why in the log. */
+    if (wg_catalog_open(&srv->catalog, srv->data_dir) < 0) {
+        wg_server_logf(&srv->ctx, "warning: %s; serving the embedded catalog only", wg_error_last());
+        if ((rc = wg_catalog_open_embedded(&srv->catalog)) < 0)
+            return rc;
+    }
+    srv->ctx.catalog = srv->catalog;
     if ((rc = wg_connect_memvault_new(&srv->conn_vault)) < 0)
         return rc;
     wg_registry_options ro = { 0 };

@@ -23,6 +23,7 @@
 #include "waggle/plugins.h"
 #include "waggle/capdeps.h"
 #include "waggle/capability_tools.h"
+#include "waggle/catalog.h"
+#include "waggle/catalog_tools.h"
 
 #endif
-#include "waggle/catalog.h"

@@ -23,6 +23,9 @@
 #include "waggle/plugins.h"
 #include "waggle/capdeps.h"
 #include "waggle/capability_tools.h"
+#include "waggle/shell.h"
+#include "waggle/gate.h"
+#include "waggle/permissions.h"
 #include "waggle/catalog.h"
 #include "waggle/catalog_tools.h"
 

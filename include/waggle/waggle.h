@@ -23,6 +23,9 @@
 #include "waggle/plugins.h"
 #include "waggle/capdeps.h"
 #include "waggle/capability_tools.h"
+#include "waggle/shell.h"
+#include "waggle/gate.h"
+#include "waggle/permissions.h"
 
 #endif
 #include "waggle/catalog.h"

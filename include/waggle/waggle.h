@@ -26,6 +26,7 @@
 #include "waggle/shell.h"
 #include "waggle/gate.h"
 #include "waggle/permissions.h"
+#include "waggle/catalog.h"
+#include "waggle/catalog_tools.h"
 
 #endif
-#include "waggle/catalog.h"

@@ -23,5 +23,11 @@
 #include "waggle/plugins.h"
 #include "waggle/capdeps.h"
 #include "waggle/capability_tools.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
+#include "waggle/audit.h"
+#include "waggle/tier.h"
+#include "waggle/pool.h"
+#include "waggle/token.h"
 
 #endif

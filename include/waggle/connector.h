@@ -210,6 +210,11 @@ int wg_registry_tools(json_t **out, const wg_registry *reg);
  * comes only from the registry's table, never from call arguments. */
 int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const char *tool);
 
+/* The same as a gate hook (waggle/gate.h wg_gate_hooks.connector_risk):
+ * registry is a wg_registry *; WG_RISK_UNKNOWN when the tool is not a
+ * registered connector action. Thread-safe. */
+wg_risk_level wg_registry_connector_risk(void *registry, const char *tool);
+
 /* Runs a connector tool: audit-logs it, executes it, and writes the
  * ConnectorResult JSON object to *out (success false for every failure,
  * including "not connected" and unknown actions). Returns 0 or WG_ENOMEM,

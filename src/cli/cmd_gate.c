@@ -1,9 +1,316 @@
-/* cmd_gate.c - `waggle gate`. PLACEHOLDER: replaced by the issue that builds it. */
+/* cmd_gate.c - `waggle gate`: does this tool call need a human's click?
+ * (spec 7, issue #2 §4). One call from argv, or JSON lines with --batch.
+ * Exit status: 0 runs without confirmation, 3 needs confirmation,
+ * 2 bad usage or invalid JSON. Decisions come from wg_gate_check*.
+ */
 #include "cli.h"
+#include "waggle/error.h"
+#include "waggle/gate.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void help(void)
+{
+    printf(
+        "usage: waggle gate [--level normal|trusted|yolo] [--json] TOOL [ARGS_JSON|-]\n"
+        "       waggle gate --batch [--level LEVEL] < calls.jsonl\n"
+        "\n"
+        "Decides whether an agent's tool call needs a human's confirmation at an\n"
+        "autonomy level (spec 7). bash commands are parsed with a shell model:\n"
+        "every part of a pipeline, list, $(...), sh -c, xargs and find -exec is\n"
+        "checked, and a never-autopass call (rm -rf ~, sudo, mkfs, force-push to\n"
+        "main, curl | sh, ...) asks even at yolo.\n"
+        "\n"
+        "options:\n"
+        "  --level L     normal (default), trusted or yolo\n"
+        "  --json        print the decision as one JSON object\n"
+        "  --batch       read one JSON object per line from stdin,\n"
+        "                {\"tool\":..., \"args\":{...}, \"level\":...} (level defaults to\n"
+        "                --level), and write one decision per line, in order:\n"
+        "                {\"tool\",\"level\",\"needsConfirmation\",\"approvalClass\",\n"
+        "                 \"critical\",\"autoApproved\",\"rule\",\"reason\"}\n"
+        "                a malformed line gets {\"error\":\"...\"}; blank lines are skipped\n"
+        "  --data-dir D  accepted for symmetry; the gate keeps no state\n"
+        "\n"
+        "ARGS_JSON is the call's arguments as a JSON object (default {}; - reads stdin).\n"
+        "\n"
+        "exit status: 0 runs without confirmation, 3 needs confirmation,\n"
+        "             2 bad usage or invalid JSON (--batch: 0 unless reading fails)\n"
+        "\n"
+        "examples:\n"
+        "  waggle gate bash '{\"command\":\"ls -la | wc -l\"}'\n"
+        "  waggle gate --level yolo bash '{\"command\":\"env rm -rf ~/\"}'\n"
+        "  waggle gate --json connector_github_create_issue\n"
+        "  printf '%%s\\n' '{\"tool\":\"bash\",\"args\":{\"command\":\"sudo ls\"},\"level\":\"yolo\"}' \\\n"
+        "    | waggle gate --batch\n");
+}
+
+/* ---- JSON output into a growable buffer ------------------------------------ */
+
+typedef struct {
+    char *p;
+    size_t n, cap;
+    int oom;
+} obuf;
+
+static void ob_grow(obuf *b, size_t need)
+{
+    if (b->n + need <= b->cap || b->oom)
+        return;
+    size_t cap = b->cap ? b->cap : 1 << 16;
+    while (cap < b->n + need)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+        b->oom = 1;
+        return;
+    }
+    b->p = p;
+    b->cap = cap;
+}
+
+static void ob_raw(obuf *b, const char *s, size_t n)
+{
+    ob_grow(b, n);
+    if (b->oom)
+        return;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+#define OB_LIT(b, s) ob_raw((b), (s), sizeof(s) - 1)
+
+static void ob_str(obuf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = strlen(s);
+    ob_grow(b, n * 6 + 2);
+    if (b->oom)
+        return;
+    char *o = b->p + b->n;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            *o++ = '\\';
+            *o++ = (char)c;
+        } else if (c < 0x20 || c == 0x7f) {
+            *o++ = '\\'; *o++ = 'u'; *o++ = '0'; *o++ = '0';
+            *o++ = hex[c >> 4]; *o++ = hex[c & 15];
+        } else {
+            *o++ = (char)c;
+        }
+    }
+    *o++ = '"';
+    b->n = (size_t)(o - b->p);
+}
+
+static void ob_bool(obuf *b, int v)
+{
+    if (v)
+        OB_LIT(b, "true");
+    else
+        OB_LIT(b, "false");
+}
+
+static void ob_decision(obuf *b, const char *tool, const wg_gate_decision *d)
+{
+    OB_LIT(b, "{\"tool\":");
+    ob_str(b, tool);
+    OB_LIT(b, ",\"level\":\"");
+    const char *lv = wg_autonomy_name(d->level);
+    ob_raw(b, lv, strlen(lv));
+    OB_LIT(b, "\",\"needsConfirmation\":");
+    ob_bool(b, d->needs_confirmation);
+    OB_LIT(b, ",\"approvalClass\":\"");
+    const char *ac = wg_approval_name(d->approval_class);
+    ob_raw(b, ac, strlen(ac));
+    OB_LIT(b, "\",\"critical\":");
+    ob_bool(b, d->critical);
+    OB_LIT(b, ",\"autoApproved\":");
+    ob_bool(b, d->auto_approved);
+    OB_LIT(b, ",\"rule\":");
+    ob_str(b, d->rule);
+    OB_LIT(b, ",\"reason\":");
+    ob_str(b, d->reason);
+    OB_LIT(b, "}\n");
+}
+
+static int flush(obuf *b)
+{
+    if (b->oom)
+        return -1;
+    if (b->n && fwrite(b->p, 1, b->n, stdout) != b->n)
+        return -1;
+    b->n = 0;
+    return 0;
+}
+
+/* ---- --batch ------------------------------------------------------------------ */
+
+static int run_batch(const wg_gate *gate, wg_autonomy default_level, const char *cmd)
+{
+    obuf out = { 0 };
+    size_t cap = 1 << 20, len = 0, lineno = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return wg_cli_fail(cmd, "out of memory");
+    int eof = 0, rc = WG_EXIT_OK;
+    while (!eof || len > 0) {
+        if (!eof) {
+            if (len == cap) {
+                char *nb = realloc(buf, cap * 2);
+                if (!nb) {
+                    rc = wg_cli_fail(cmd, "out of memory (a line over %zu bytes?)", cap);
+                    break;
+                }
+                buf = nb;
+                cap *= 2;
+            }
+            ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
+            if (got < 0) {
+                rc = wg_cli_fail(cmd, "cannot read stdin");
+                break;
+            }
+            if (got == 0)
+                eof = 1;
+            len += (size_t)got;
+        }
+        size_t start = 0;
+        for (;;) {
+            char *nl = memchr(buf + start, '\n', len - start);
+            size_t end = nl ? (size_t)(nl - buf) : len;
+            if (!nl && !eof)
+                break;
+            if (!nl && start == len)
+                break;
+            lineno++;
+            size_t ls = start, le = end;
+            while (ls < le && (buf[ls] == ' ' || buf[ls] == '\t' || buf[ls] == '\r'))
+                ls++;
+            while (le > ls && (buf[le - 1] == ' ' || buf[le - 1] == '\t' || buf[le - 1] == '\r'))
+                le--;
+            if (le > ls) {
+                wg_gate_decision d;
+                char tool[256];
+                int r = wg_gate_check_line(&d, gate, buf + ls, le - ls, default_level,
+                                           tool, sizeof tool);
+                if (r < 0) {
+                    char msg[300];
+                    snprintf(msg, sizeof msg, "line %zu: %s", lineno, wg_error_last());
+                    OB_LIT(&out, "{\"error\":");
+                    ob_str(&out, msg);
+                    OB_LIT(&out, "}\n");
+                } else {
+                    ob_decision(&out, tool, &d);
+                }
+            }
+            start = nl ? end + 1 : len;
+            if (out.n > (1 << 16) && flush(&out) < 0) {
+                rc = wg_cli_fail(cmd, "cannot write stdout");
+                goto done;
+            }
+        }
+        memmove(buf, buf + start, len - start);
+        len -= start;
+        if (eof && len == 0)
+            break;
+    }
+done:
+    if (rc == WG_EXIT_OK && (flush(&out) < 0 || fflush(stdout) != 0))
+        rc = wg_cli_fail(cmd, "cannot write stdout");
+    free(out.p);
+    free(buf);
+    return rc;
+}
+
+/* ---- one call ------------------------------------------------------------------ */
 
 int cmd_gate(int argc, char **argv, const wg_cli *cli)
 {
-    (void)argc;
     (void)cli;
-    return wg_cli_fail(argv[0], "not built yet");
+    static const struct option opts[] = {
+        { "level", required_argument, NULL, 'l' },
+        { "json", no_argument, NULL, 'j' },
+        { "batch", no_argument, NULL, 'b' },
+        { "data-dir", required_argument, NULL, 'd' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *cmd = argv[0];
+    wg_autonomy level = WG_AUTONOMY_NORMAL;
+    int as_json = 0, batch = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+hl:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l':
+            if (wg_autonomy_parse(&level, optarg) < 0)
+                return wg_cli_usage(cmd, "--level must be normal, trusted or yolo, not '%s'", optarg);
+            break;
+        case 'j': as_json = 1; break;
+        case 'b': batch = 1; break;
+        case 'd': break;
+        case 'h': help(); return WG_EXIT_OK;
+        default:
+            return wg_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    wg_gate *gate;
+    if (wg_gate_new(&gate, NULL) < 0)
+        return wg_cli_error(cmd, WG_ENOMEM);
+    int rc;
+    if (batch) {
+        if (optind < argc) {
+            wg_gate_free(gate);
+            return wg_cli_usage(cmd, "--batch reads stdin and takes no TOOL");
+        }
+        rc = run_batch(gate, level, cmd);
+        wg_gate_free(gate);
+        return rc;
+    }
+    if (optind >= argc || optind + 2 < argc) {
+        wg_gate_free(gate);
+        return wg_cli_usage(cmd, optind >= argc ? "missing TOOL" : "too many arguments");
+    }
+    const char *tool = argv[optind];
+    const char *args = optind + 1 < argc ? argv[optind + 1] : "{}";
+    char *owned = NULL;
+    size_t alen = strlen(args);
+    if (strcmp(args, "-") == 0) {
+        if (wg_cli_read_all(&owned, &alen, "-", 64u << 20) < 0) {
+            wg_gate_free(gate);
+            return wg_cli_error(cmd, WG_EIO);
+        }
+        args = owned;
+    }
+    wg_gate_decision d;
+    if (wg_gate_check(&d, gate, tool, args, alen, level) < 0) {
+        rc = wg_cli_usage(cmd, "ARGS_JSON: %s", wg_error_last());
+        free(owned);
+        wg_gate_free(gate);
+        return rc;
+    }
+    if (as_json) {
+        obuf out = { 0 };
+        ob_decision(&out, tool, &d);
+        if (flush(&out) < 0)
+            rc = WG_EXIT_FAIL;
+        free(out.p);
+    } else {
+        const char *what = d.needs_confirmation ? "needs confirmation"
+                         : d.auto_approved ? "auto-approved" : "runs without confirmation";
+        printf("%s at %s (approval: %s%s)\n", what, wg_autonomy_name(d.level),
+               wg_approval_name(d.approval_class),
+               d.critical ? "; never auto-passes" : d.auto_approved ? "; Normal would ask" : "");
+        printf("rule %s: %s\n", d.rule, d.reason);
+    }
+    rc = d.needs_confirmation ? WG_EXIT_CONFIRM : WG_EXIT_OK;
+    free(owned);
+    wg_gate_free(gate);
+    return rc;
 }

@@ -430,6 +430,16 @@ int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const ch
     return 0;
 }
 
+wg_risk_level wg_registry_connector_risk(void *registry, const char *tool)
+{
+    wg_risk_level r;
+    if (wg_registry_action_risk(&r, registry, tool) < 0) {
+        wg_error_clear();
+        return WG_RISK_UNKNOWN;
+    }
+    return r;
+}
+
 /* ---- input checking against the action's schema ---------------------------- */
 
 static int is_string(const json_t *v) { return json_is_string(v); }

@@ -91,6 +91,8 @@ struct wg_server {
     struct wg_connect_vault *conn_vault;   /* the registry's vault seam */
     struct wg_trust *trust;
     struct wg_skillset *starter;
+    struct wg_catalog *catalog;
+    struct wg_gate *gate;
     atomic_long in_flight;
     pthread_mutex_t config_lock;   /* serializes config.json edits */
     wg_server_log_fn log;

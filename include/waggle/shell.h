@@ -1,0 +1,68 @@
+/* waggle/shell.h - what a bash command would do, from a real POSIX-shell model.
+ *
+ * wg_shell_analyze lexes a command the way bash would (quotes, escapes, $'..',
+ * ${..}, $(..), backticks, here-docs, here-strings, comments, continuations,
+ * redirections), splits it into simple commands at every separator, follows
+ * the commands hidden inside substitutions, `sh -c`, eval, xargs, find -exec
+ * and exec wrappers (env, nice, timeout, ...), and classifies every part from
+ * program tables. The worst part decides.
+ *
+ * Classes are ordered; gating is monotone in them (docs/gate.md):
+ *   SAFE         every part is a known read-only program with safe arguments
+ *                and no output redirection: runs silently at every level.
+ *   RISKY        an ordinary action (unknown program, writes a project file,
+ *                network read): confirm at Normal; Trusted and YOLO auto-pass.
+ *   DESTRUCTIVE  deletes, overwrites outside the project, exfiltrates, pushes,
+ *                or cannot be parsed: confirm at Normal and Trusted.
+ *   CRITICAL     never auto-passes at any level (spec 7.4, widened: recursive
+ *                delete of / ~ $HOME /-star or a system directory however spelled,
+ *                privilege escalation, disk formatting, raw disk writes, drive
+ *                roots and the registry on Windows, fork bombs, force-push or
+ *                delete of main/master/production, a shell fed text it cannot
+ *                see).
+ *
+ * Pure: no I/O, no globals, no heap. Works in bounded stack scratch (about
+ * 80 KiB at the deepest nesting); input beyond the model's limits (nesting,
+ * words per command) is classified fail-closed, never an error.
+ * Thread-safe: reentrant.
+ */
+#ifndef WAGGLE_SHELL_H
+#define WAGGLE_SHELL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    WG_SHELL_SAFE = 0,
+    WG_SHELL_RISKY = 1,
+    WG_SHELL_DESTRUCTIVE = 2,
+    WG_SHELL_CRITICAL = 3
+} wg_shell_class;
+
+#define WG_SHELL_REASON_MAX 200
+
+typedef struct wg_shell_verdict {
+    wg_shell_class cls;
+    /* Stable rule id, e.g. "critical.rm_home" (static string; docs/gate.md
+     * lists them all). */
+    const char *rule;
+    /* One sentence a person can read, e.g. "rm -rf targets the home
+     * directory (wrapped by env)". NUL-terminated, truncated to fit. */
+    char reason[WG_SHELL_REASON_MAX];
+} wg_shell_verdict;
+
+/* Classifies the command text cmd[0..len) (need not be NUL-terminated; a NUL
+ * byte inside is treated as unparseable). Fills *out. Returns 0, or WG_EINVAL
+ * when out is NULL or cmd is NULL with len > 0. */
+int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len);
+
+/* "safe" | "risky" | "destructive" | "critical". Static string. */
+const char *wg_shell_class_name(wg_shell_class c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

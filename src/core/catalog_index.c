@@ -1,0 +1,352 @@
+/* catalog_index.c - the catalog's inverted index, built once at load.
+ *
+ * BM25F: each server is a document with seven fields of different weight
+ * (name > id > keywords > capabilities > description = category > author).
+ * A term's frequency in a document is the weighted sum over fields, each
+ * field's count normalized by that field's length relative to its average;
+ * the index stores the saturated value tf/(k1+tf) per (term, server) and an
+ * idf per term, so a query only multiplies and adds. Postings are one array
+ * in term order (CSR). Also kept: the stemmed synonym vocabulary, the terms
+ * in byte order (for completing unknown words by prefix) and the number of
+ * distinct words in each name (for the "query names the server" boost).
+ */
+#include "catalog_internal.h"
+#include "waggle/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BM25_K1 1.2
+
+static const struct {
+    double weight;
+    double b;   /* length normalization strength */
+} field_spec[WG_FLD_COUNT] = {
+    [WG_FLD_NAME]     = { 4.0, 0.3 },
+    [WG_FLD_ID]       = { 3.0, 0.3 },
+    [WG_FLD_KEYWORDS] = { 2.5, 0.5 },
+    [WG_FLD_CAPS]     = { 1.5, 0.5 },
+    [WG_FLD_DESC]     = { 1.0, 0.75 },
+    [WG_FLD_CATEGORY] = { 1.0, 0.0 },
+    [WG_FLD_AUTHOR]   = { 0.5, 0.0 },
+};
+
+/* Calls fn on every word of field f of server s. */
+static void field_words(const wg_catalog_server *s, int f, wg_cat_word_fn fn, void *ctx)
+{
+    switch (f) {
+    case WG_FLD_NAME:     wg_catalog__words(s->name, fn, ctx); break;
+    case WG_FLD_ID:       wg_catalog__words(s->id, fn, ctx); break;
+    case WG_FLD_DESC:     wg_catalog__words(s->description, fn, ctx); break;
+    case WG_FLD_CATEGORY: wg_catalog__words(s->category, fn, ctx); break;
+    case WG_FLD_AUTHOR:   wg_catalog__words(s->author, fn, ctx); break;
+    case WG_FLD_KEYWORDS:
+        for (size_t i = 0; i < s->keyword_count; i++)
+            wg_catalog__words(s->keywords[i], fn, ctx);
+        break;
+    case WG_FLD_CAPS:
+        for (size_t i = 0; i < s->capability_count; i++)
+            wg_catalog__words(s->capabilities[i], fn, ctx);
+        break;
+    }
+}
+
+static int count_word(void *ctx, const char *w, size_t len, size_t pos)
+{
+    (void)w; (void)len; (void)pos;
+    (*(size_t *)ctx)++;
+    return 0;
+}
+
+/* One (term, contribution) of the server being indexed. */
+typedef struct {
+    uint32_t tid;
+    float tf;
+    uint32_t fields;
+} occ;
+
+typedef struct {
+    wg_catalog_index *ix;
+    occ *occs;
+    size_t nocc, cap;
+    float contrib;      /* this field's per-occurrence contribution */
+    int field;
+    int rc;
+} builder;
+
+static int add_word(void *ctx, const char *w, size_t len, size_t pos)
+{
+    (void)pos;
+    builder *b = ctx;
+    uint32_t tid = (uint32_t)b->ix->nterms, old;
+    if ((b->rc = wg_strmap__put(&b->ix->terms, w, len, tid, &old)) < 0)
+        return 1;
+    if (old != UINT32_MAX)
+        tid = old;
+    else
+        b->ix->nterms++;
+    if (b->nocc == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        occ *o = realloc(b->occs, cap * sizeof *o);
+        if (!o) {
+            b->rc = wg_error_set(WG_ENOMEM, "out of memory");
+            return 1;
+        }
+        b->occs = o;
+        b->cap = cap;
+    }
+    b->occs[b->nocc++] = (occ){ tid, b->contrib, 1u << b->field };
+    return 0;
+}
+
+static int cmp_occ(const void *a, const void *b)
+{
+    uint32_t x = ((const occ *)a)->tid, y = ((const occ *)b)->tid;
+    return x < y ? -1 : x > y;
+}
+
+/* Sums a server's occurrences per term into its postings (still unordered
+ * by term: the triples go to *all). Returns the number of distinct terms. */
+static size_t merge_occs(occ *o, size_t n)
+{
+    qsort(o, n, sizeof *o, cmp_occ);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && o[k - 1].tid == o[i].tid) {
+            o[k - 1].tf += o[i].tf;
+            o[k - 1].fields |= o[i].fields;
+        } else {
+            o[k++] = o[i];
+        }
+    }
+    return k;
+}
+
+typedef struct {
+    uint32_t *name_seen;   /* term ids of the current name, for distinct counting */
+    size_t n;
+    wg_catalog_index *ix;
+} name_counter;
+
+static int count_name_word(void *ctx, const char *w, size_t len, size_t pos)
+{
+    (void)pos;
+    name_counter *c = ctx;
+    uint32_t tid = wg_strmap__get(&c->ix->terms, w, len);
+    for (size_t i = 0; i < c->n; i++)
+        if (c->name_seen[i] == tid)
+            return 0;
+    if (c->n < 255)
+        c->name_seen[c->n++] = tid;
+    return 0;
+}
+
+static int cmp_term(const void *a, const void *b, void *ctx)
+{
+    const char **term = ctx;
+    return strcmp(term[*(const uint32_t *)a], term[*(const uint32_t *)b]);
+}
+
+static int build_vocab(wg_catalog_index *ix)
+{
+    size_t nw = 0, nr = 0;
+    for (size_t r = 0; wg_catalog__vocab[r]; r++, nr++)
+        for (const char *p = wg_catalog__vocab[r]; *p; p++)
+            if (*p != ' ' && (p == wg_catalog__vocab[r] || p[-1] == ' '))
+                nw++;
+    ix->vstem = calloc(nw + 1, sizeof *ix->vstem);
+    ix->vrow = calloc(nw + 1, sizeof *ix->vrow);
+    ix->vnext = calloc(nw + 1, sizeof *ix->vnext);
+    ix->row_start = calloc(nr + 1, sizeof *ix->row_start);
+    if (!ix->vstem || !ix->vrow || !ix->vnext || !ix->row_start)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t r = 0; r < nr; r++) {
+        ix->row_start[r] = (uint32_t)k;
+        const char *p = wg_catalog__vocab[r];
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            const char *s = p;
+            while (*p && *p != ' ')
+                p++;
+            size_t len = (size_t)(p - s);
+            if (len == 0 || len > WG_CAT_WORD_MAX)
+                continue;
+            char w[WG_CAT_WORD_MAX + 4];
+            memcpy(w, s, len);
+            w[len] = '\0';
+            len = wg_catalog__stem(w, len);
+            if (!(ix->vstem[k] = strdup(w)))
+                return wg_error_set(WG_ENOMEM, "out of memory");
+            ix->vrow[k] = (uint32_t)r;
+            uint32_t first;
+            int rc = wg_strmap__put(&ix->vocab, ix->vstem[k], len, (uint32_t)k, &first);
+            if (rc < 0)
+                return rc;
+            ix->vnext[k] = UINT32_MAX;
+            if (first != UINT32_MAX) {   /* append to the chain of this stem */
+                uint32_t t = first;
+                while (ix->vnext[t] != UINT32_MAX)
+                    t = ix->vnext[t];
+                ix->vnext[t] = (uint32_t)k;
+            }
+            k++;
+        }
+    }
+    ix->row_start[nr] = (uint32_t)k;
+    ix->nvocab = k;
+    ix->nrows = nr;
+    return 0;
+}
+
+void wg_catalog__index_free(wg_catalog_index *ix)
+{
+    if (!ix)
+        return;
+    wg_strmap__free(&ix->terms);
+    wg_strmap__free(&ix->vocab);
+    for (size_t i = 0; i < ix->nvocab; i++)
+        free(ix->vstem[i]);
+    free(ix->vstem);
+    free(ix->vrow);
+    free(ix->vnext);
+    free(ix->row_start);
+    free(ix->term);
+    free(ix->post_off);
+    free(ix->post);
+    free(ix->idf);
+    free(ix->sorted);
+    free(ix->name_len);
+    free(ix);
+}
+
+/* Raw postings of all servers, grouped by server; turned into CSR at the end. */
+typedef struct {
+    wg_catalog_posting *p;
+    uint32_t *tid;
+    size_t n, cap;
+} raw_postings;
+
+static int raw_push(raw_postings *r, uint32_t tid, wg_catalog_posting p)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 4096;
+        wg_catalog_posting *np = realloc(r->p, cap * sizeof *np);
+        if (!np)
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        r->p = np;
+        uint32_t *nt = realloc(r->tid, cap * sizeof *nt);
+        if (!nt)
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        r->tid = nt;
+        r->cap = cap;
+    }
+    r->p[r->n] = p;
+    r->tid[r->n++] = tid;
+    return 0;
+}
+
+static int index_servers(wg_catalog_index *ix, const wg_catalog *cat, raw_postings *raw)
+{
+    size_t *lens = calloc(cat->n * WG_FLD_COUNT + 1, sizeof *lens);
+    if (!lens)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    double avg[WG_FLD_COUNT] = { 0 };
+    for (size_t d = 0; d < cat->n; d++)
+        for (int f = 0; f < WG_FLD_COUNT; f++) {
+            field_words(&cat->servers[d], f, count_word, &lens[d * WG_FLD_COUNT + f]);
+            avg[f] += (double)lens[d * WG_FLD_COUNT + f];
+        }
+    for (int f = 0; f < WG_FLD_COUNT; f++)
+        avg[f] = cat->n && avg[f] > 0 ? avg[f] / (double)cat->n : 1.0;
+    builder b = { .ix = ix };
+    uint32_t seen[255];
+    int rc = 0;
+    for (size_t d = 0; d < cat->n && rc == 0; d++) {
+        b.nocc = 0;
+        for (int f = 0; f < WG_FLD_COUNT && rc == 0; f++) {
+            double norm = 1.0 - field_spec[f].b +
+                          field_spec[f].b * (double)lens[d * WG_FLD_COUNT + f] / avg[f];
+            b.contrib = (float)(field_spec[f].weight / norm);
+            b.field = f;
+            field_words(&cat->servers[d], f, add_word, &b);
+            rc = b.rc;
+        }
+        size_t k = rc == 0 ? merge_occs(b.occs, b.nocc) : 0;
+        for (size_t i = 0; i < k && rc == 0; i++) {
+            double tf = b.occs[i].tf;
+            rc = raw_push(raw, b.occs[i].tid, (wg_catalog_posting){
+                (uint32_t)d, (float)(tf / (BM25_K1 + tf)), b.occs[i].fields });
+        }
+        name_counter nc = { seen, 0, ix };
+        wg_catalog__words(cat->servers[d].name, count_name_word, &nc);
+        ix->name_len[d] = (unsigned char)nc.n;
+    }
+    free(b.occs);
+    free(lens);
+    return rc;
+}
+
+static int to_csr(wg_catalog_index *ix, const raw_postings *raw, size_t ndocs)
+{
+    ix->post_off = calloc(ix->nterms + 2, sizeof *ix->post_off);
+    ix->post = malloc((raw->n + 1) * sizeof *ix->post);
+    ix->idf = calloc(ix->nterms + 1, sizeof *ix->idf);
+    ix->term = calloc(ix->nterms + 1, sizeof *ix->term);
+    ix->sorted = calloc(ix->nterms + 1, sizeof *ix->sorted);
+    if (!ix->post_off || !ix->post || !ix->idf || !ix->term || !ix->sorted)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < raw->n; i++)
+        ix->post_off[raw->tid[i] + 1]++;
+    for (size_t t = 0; t < ix->nterms; t++)
+        ix->post_off[t + 1] += ix->post_off[t];
+    uint32_t *fill = calloc(ix->nterms + 1, sizeof *fill);
+    if (!fill)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    /* raw is in server order, so each term's postings come out sorted by server */
+    for (size_t i = 0; i < raw->n; i++) {
+        uint32_t t = raw->tid[i];
+        ix->post[ix->post_off[t] + fill[t]++] = raw->p[i];
+    }
+    free(fill);
+    for (size_t t = 0; t < ix->nterms; t++) {
+        double df = ix->post_off[t + 1] - ix->post_off[t];
+        ix->idf[t] = (float)log(1.0 + ((double)ndocs - df + 0.5) / (df + 0.5));
+    }
+    for (size_t i = 0; i < ix->terms.cap; i++)
+        if (ix->terms.keys[i])
+            ix->term[ix->terms.vals[i]] = ix->terms.keys[i];
+    for (size_t t = 0; t < ix->nterms; t++)
+        ix->sorted[t] = (uint32_t)t;
+    qsort_r(ix->sorted, ix->nterms, sizeof *ix->sorted, cmp_term, ix->term);
+    return 0;
+}
+
+int wg_catalog__index_build(wg_catalog_index **out, const wg_catalog *cat)
+{
+    wg_catalog_index *ix = calloc(1, sizeof *ix);
+    if (!ix)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    wg_strmap__init(&ix->terms, 1);
+    wg_strmap__init(&ix->vocab, 0);
+    raw_postings raw = { 0 };
+    int rc = 0;
+    if (!(ix->name_len = calloc(cat->n + 1, 1)))
+        rc = wg_error_set(WG_ENOMEM, "out of memory");
+    if (rc == 0)
+        rc = index_servers(ix, cat, &raw);
+    if (rc == 0)
+        rc = to_csr(ix, &raw, cat->n);
+    if (rc == 0)
+        rc = build_vocab(ix);
+    free(raw.p);
+    free(raw.tid);
+    if (rc < 0) {
+        wg_catalog__index_free(ix);
+        return rc;
+    }
+    *out = ix;
+    return 0;
+}

@@ -1,0 +1,282 @@
+/* catalog_registry.c - the official MCP registry's server format <-> catalog
+ * entries (waggle/catalog.h wg_catalog_from_registry, wg_catalog_to_registry).
+ *
+ * Registry documents are untrusted input: identifiers and urls that end up
+ * inside an installCmd are checked against a strict character set, so an
+ * imported entry can never smuggle shell syntax into a command a user may
+ * copy. The catalog's own fields (category, keywords, ...) travel in
+ * _meta["io.waggle/catalog"], so export followed by import gives the same
+ * entries back. Pure: no I/O.
+ */
+#include "catalog_internal.h"
+#include "waggle/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define META_KEY "io.waggle/catalog"
+
+/* Package identifiers and urls: letters, digits and @/._:+-=?&%~ only. */
+static int safe_token(const char *s)
+{
+    if (!s || !*s || strlen(s) > 300 || s[0] == '-')
+        return 0;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 strchr("@/._:+-=?&%~", c);
+        if (!ok || !c)
+            return 0;
+    }
+    return 1;
+}
+
+static const struct {
+    const char *registry_type;
+    const char *prefix;
+} runners[] = {
+    { "npm",   "npx -y " },
+    { "pypi",  "uvx " },
+    { "oci",   "docker run -i --rm " },
+    { "nuget", "dnx " },
+};
+
+static const char *str(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static char *install_from(const json_t *srv, const char *where)
+{
+    const json_t *pkgs = json_object_get(srv, "packages");
+    for (size_t i = 0; i < json_array_size(pkgs); i++) {
+        const json_t *p = json_array_get(pkgs, i);
+        const char *type = str(p, "registryType"), *ident = str(p, "identifier");
+        for (size_t r = 0; type && r < sizeof runners / sizeof runners[0]; r++) {
+            if (strcmp(type, runners[r].registry_type) != 0)
+                continue;
+            if (!safe_token(ident)) {
+                wg_error_set(WG_EINVAL, "%s: package identifier \"%s\" has characters that are "
+                             "not allowed in an install command", where, ident ? ident : "");
+                return NULL;
+            }
+            char *cmd = NULL;
+            if (asprintf(&cmd, "%s%s", runners[r].prefix, ident) < 0)
+                return NULL;
+            return cmd;
+        }
+    }
+    const json_t *remotes = json_object_get(srv, "remotes");
+    const char *url = str(json_array_get(remotes, 0), "url");
+    if (url) {
+        if (strncmp(url, "https://", 8) != 0 || !safe_token(url)) {
+            wg_error_set(WG_EINVAL, "%s: remote url must be https:// without spaces or quotes", where);
+            return NULL;
+        }
+        char *cmd = NULL;
+        if (asprintf(&cmd, "npx -y mcp-remote %s", url) < 0)
+            return NULL;
+        return cmd;
+    }
+    wg_error_set(WG_EINVAL, "%s: no npm, pypi, oci or nuget package and no remote to install from", where);
+    return NULL;
+}
+
+static const char *url_from(const json_t *srv)
+{
+    const char *u = str(json_object_get(srv, "repository"), "url");
+    if (!u)
+        u = str(srv, "websiteUrl");
+    if (!u)
+        u = str(json_array_get(json_object_get(srv, "remotes"), 0), "url");
+    return u;
+}
+
+/* "io.github.owner/repo" -> author "owner", id from "repo". */
+static int names_from(char **id, char **author, const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    const char *last = slash ? slash + 1 : name;
+    size_t cap = strlen(name) + 1;
+    *id = malloc(cap);
+    if (!*id)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    if (wg_catalog_normalize_id(*id, cap, last) <= 0)
+        wg_catalog_normalize_id(*id, cap, name);
+    size_t ns = slash ? (size_t)(slash - name) : strlen(name);
+    const char *dot = ns ? memrchr(name, '.', ns) : NULL;
+    const char *a = dot ? dot + 1 : name;
+    *author = strndup(a, ns - (size_t)(a - name));
+    return *author ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+}
+
+static const char *guess_category(const wg_catalog *ref, const char *text)
+{
+    wg_catalog_hit hit;
+    size_t n = 0;
+    if (ref && wg_catalog_search(&hit, 1, &n, ref, text, NULL) == 0 && n == 1)
+        return hit.server->category;
+    return "Utilities";
+}
+
+static json_t *entry_from(const json_t *srv, const char *category, const wg_catalog *ref,
+                          const char *where)
+{
+    const json_t *meta = json_object_get(json_object_get(srv, "_meta"), META_KEY);
+    const char *name = str(srv, "name"), *desc = str(srv, "description"), *url = url_from(srv);
+    if (!name || !desc || !url) {
+        wg_error_set(WG_EINVAL, "%s: a registry server needs \"name\", \"description\" and "
+                     "repository.url, websiteUrl or a remote url", where);
+        return NULL;
+    }
+    char *id = NULL, *author = NULL, *cmd = NULL;
+    json_t *e = NULL;
+    if (names_from(&id, &author, name) < 0)
+        goto done;
+    const char *install = str(meta, "installCmd");
+    if (!install && !(install = cmd = install_from(srv, where)))
+        goto done;
+    const char *title = str(srv, "title");
+    const char *cat = category ? category : str(meta, "category");
+    if (!cat)
+        cat = guess_category(ref, desc);
+    e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", str(meta, "id") ? str(meta, "id") : id,
+                  "name", title ? title : (str(meta, "id") ? str(meta, "id") : id),
+                  "description", desc, "author", *author ? author : "Community",
+                  "category", cat, "url", url, "installCmd", install);
+    if (!e) {
+        wg_error_set(WG_ENOMEM, "out of memory");
+        goto done;
+    }
+    const json_t *caps = json_object_get(meta, "capabilities"), *kws = json_object_get(meta, "keywords");
+    json_object_set_new(e, "capabilities", json_is_array(caps) ? json_deep_copy(caps) : json_array());
+    json_object_set_new(e, "official", json_boolean(json_is_true(json_object_get(meta, "official"))));
+    json_object_set_new(e, "keywords", json_is_array(kws) ? json_deep_copy(kws) : json_array());
+done:
+    free(id);
+    free(author);
+    free(cmd);
+    return e;
+}
+
+int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *category,
+                             const wg_catalog *ref)
+{
+    if (!out || !doc)
+        return wg_error_set(WG_EINVAL, "registry import: NULL argument");
+    if (category && wg_catalog_category_index(category) < 0)
+        return wg_error_set(WG_EINVAL, "unknown category \"%s\"", category);
+    json_t *single = NULL;
+    const json_t *list = json_object_get(doc, "servers");
+    if (!json_is_array(list)) {
+        if (!json_is_object(doc) || !json_object_get(doc, "name"))
+            return wg_error_set(WG_EINVAL, "not a registry document: expected {\"servers\":[...]} "
+                                "or a server.json with \"name\"");
+        list = single = json_pack("[O]", doc);
+    }
+    json_t *arr = json_array();
+    int rc = arr ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < json_array_size(list); i++) {
+        const json_t *item = json_array_get(list, i);
+        const json_t *srv = json_object_get(item, "server");
+        char where[48];
+        snprintf(where, sizeof where, "registry server #%zu", i + 1);
+        json_t *e = entry_from(json_is_object(srv) ? srv : item, category, ref, where);
+        if (!e)
+            rc = wg_error_last_code() ? wg_error_last_code() : WG_ENOMEM;
+        else
+            json_array_append_new(arr, e);
+    }
+    json_decref(single);
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    *out = arr;
+    return 0;
+}
+
+/* ---- export --------------------------------------------------------------- */
+
+/* The package an installCmd names, when it is one of the runners. */
+static json_t *package_of(const char *cmd)
+{
+    for (size_t r = 0; r < sizeof runners / sizeof runners[0]; r++) {
+        size_t k = strlen(runners[r].prefix);
+        if (strncmp(cmd, runners[r].prefix, k) != 0)
+            continue;
+        const char *ident = cmd + k;
+        size_t len = strcspn(ident, " ");
+        if (len == 0 || strncmp(ident, "mcp-remote", len) == 0)
+            return NULL;
+        char *id = strndup(ident, len);
+        json_t *p = json_pack("{s:s, s:s, s:{s:s}}", "registryType", runners[r].registry_type,
+                              "identifier", id ? id : "", "transport", "type", "stdio");
+        free(id);
+        return p;
+    }
+    return NULL;
+}
+
+static char *registry_name(const wg_catalog_server *s)
+{
+    char *n = NULL;
+    const char *gh = "https://github.com/";
+    if (strncmp(s->url, gh, strlen(gh)) == 0) {
+        const char *owner = s->url + strlen(gh);
+        size_t len = strcspn(owner, "/");
+        if (asprintf(&n, "io.github.%.*s/%s", (int)len, owner, s->id) < 0)
+            n = NULL;
+    } else if (asprintf(&n, "local.waggle/%s", s->id) < 0) {
+        n = NULL;
+    }
+    return n;
+}
+
+static json_t *server_of(const wg_catalog_server *s)
+{
+    char *name = registry_name(s);
+    json_t *meta = NULL, *full = NULL;
+    if (wg_catalog_server_json(&full, s) == 0) {
+        meta = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "id", json_object_get(full, "id"),
+                         "category", json_object_get(full, "category"),
+                         "capabilities", json_object_get(full, "capabilities"),
+                         "keywords", json_object_get(full, "keywords"),
+                         "official", json_object_get(full, "official"),
+                         "installCmd", json_object_get(full, "installCmd"));
+        json_decref(full);
+    }
+    json_t *srv = json_pack("{s:s, s:s, s:s, s:s, s:{s:s}, s:{s:o}}", "name", name ? name : s->id,
+                            "title", s->name, "description", s->description, "version", "0.0.0",
+                            "repository", "url", s->url, "_meta", META_KEY, meta);
+    free(name);
+    if (!srv)
+        return NULL;
+    json_t *pkg = package_of(s->install_cmd);
+    if (pkg)
+        json_object_set_new(srv, "packages", json_pack("[o]", pkg));
+    const char *remote = strstr(s->install_cmd, "mcp-remote");
+    if (remote && (remote = strstr(remote, "https://")))
+        json_object_set_new(srv, "remotes", json_pack("[{s:s, s:s}]", "type", "sse", "url", remote));
+    return json_pack("{s:o}", "server", srv);
+}
+
+int wg_catalog_to_registry(json_t **out, const wg_catalog *cat)
+{
+    if (!out || !cat)
+        return wg_error_set(WG_EINVAL, "registry export: NULL argument");
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < cat->n; i++)
+        if (json_array_append_new(list, server_of(&cat->servers[i])) < 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    json_t *o = list ? json_pack("{s:o, s:{s:I}}", "servers", list, "metadata", "count",
+                                 (json_int_t)cat->n) : NULL;
+    if (!o)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = o;
+    return 0;
+}

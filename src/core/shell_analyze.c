@@ -1,0 +1,449 @@
+/* shell_analyze.c - classifies one simple command (issue #2 §3): reserved
+ * words, assignments, the program in command position, redirections; then
+ * hands the arguments to the program's rule (shell_rules.c) found in the
+ * program table (shell_programs.c). Also the entry point wg_shell_analyze and
+ * the fail-closed scan used when the text cannot be parsed.
+ *
+ * The worst verdict of any part wins; among equals the first one found
+ * explains the decision.
+ */
+#include "core/shell_internal.h"
+#include "waggle/error.h"
+
+#include <string.h>
+#include <strings.h>
+
+int sh_weq(const sh_cmd *c, int i, const char *lit)
+{
+    return strcmp(sh_wtext(c, i), lit) == 0;
+}
+
+int sh_wprefix(const sh_cmd *c, int i, const char *lit)
+{
+    return strncmp(sh_wtext(c, i), lit, strlen(lit)) == 0;
+}
+
+/* Appends s, showing expansion markers the way a person would write them. */
+static size_t cat(char *dst, size_t k, size_t cap, const char *s)
+{
+    while (s && *s && k + 1 < cap) {
+        if (*s == SH_MARK && s[1]) {
+            const char *show = s[1] == SH_K_HOME ? "~" : s[1] == SH_K_USER ? "~user"
+                             : s[1] == SH_K_CMDSUB ? "$(...)" : s[1] == SH_K_PROCSUB ? "<(...)"
+                             : "$VAR";
+            s += 2;
+            while (*show && k + 1 < cap)
+                dst[k++] = *show++;
+            continue;
+        }
+        dst[k++] = (unsigned char)*s < 0x20 ? '?' : *s;
+        s++;
+    }
+    return k;
+}
+
+void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
+                const char *a, const char *b, const char *c, const char *via)
+{
+    wg_shell_verdict *o = cx->out;
+    if (cls <= o->cls && o->rule)
+        return;
+    o->cls = cls;
+    o->rule = rule;
+    size_t k = 0, cap = sizeof o->reason;
+    k = cat(o->reason, k, cap, a);
+    k = cat(o->reason, k, cap, b);
+    k = cat(o->reason, k, cap, c);
+    if (via) {
+        k = cat(o->reason, k, cap, " (");
+        k = cat(o->reason, k, cap, via);
+        k = cat(o->reason, k, cap, ")");
+    }
+    o->reason[k] = '\0';
+}
+
+/* ---- reserved words and assignments -------------------------------------- */
+
+static const char *const noop_words[] = {
+    "!", "do", "done", "elif", "else", "fi", "if", "then", "time", "until",
+    "while", "{", "}",
+};
+
+static int is_noop_word(const char *w)
+{
+    for (size_t i = 0; i < sizeof noop_words / sizeof *noop_words; i++)
+        if (strcmp(noop_words[i], w) == 0)
+            return 1;
+    return 0;
+}
+
+/* Variables that change what a later program does (loader, shell start-up,
+ * pagers and editors git runs, interpreter options, HOME itself). */
+static int dangerous_var(const char *s, size_t n)
+{
+    static const char *const exact[] = {
+        "BASHOPTS", "BASH_ENV", "CDPATH", "EDITOR", "ENV", "GLOBIGNORE", "HOME",
+        "IFS", "LESSCLOSE", "LESSOPEN", "MANPAGER", "NODE_OPTIONS", "PAGER",
+        "PATH", "PERL5LIB", "PERL5OPT", "PROMPT_COMMAND", "PS4", "PYTHONPATH",
+        "PYTHONSTARTUP", "SHELLOPTS", "VISUAL",
+    };
+    static const char *const prefix[] = { "LD_", "DYLD_", "GIT_", "BASH_FUNC" };
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+        if (strlen(exact[i]) == n && memcmp(exact[i], s, n) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+        if (n >= strlen(prefix[i]) && memcmp(prefix[i], s, strlen(prefix[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Length of NAME in a NAME=value / NAME+=value word written unquoted, or 0. */
+size_t sh_assignment_name(const sh_cmd *c, int i)
+{
+    const char *r = c->src + c->w[i].raw_off;
+    size_t n = c->w[i].raw_len, k = 0;
+    if (n == 0 || !((r[0] >= 'a' && r[0] <= 'z') || (r[0] >= 'A' && r[0] <= 'Z') || r[0] == '_'))
+        return 0;
+    while (k < n && ((r[k] >= 'a' && r[k] <= 'z') || (r[k] >= 'A' && r[k] <= 'Z') ||
+                     (r[k] >= '0' && r[k] <= '9') || r[k] == '_'))
+        k++;
+    if (k < n && r[k] == '=')
+        return k;
+    if (k + 1 < n && r[k] == '+' && r[k + 1] == '=')
+        return k;
+    return 0;
+}
+
+void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
+{
+    size_t k = sh_assignment_name(v->c, i);
+    if (k && dangerous_var(sh_wtext(v->c, i), k)) {
+        char name[40];
+        size_t m = k < sizeof name - 1 ? k : sizeof name - 1;
+        memcpy(name, sh_wtext(v->c, i), m);
+        name[m] = '\0';
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.env_assignment", "sets ", name,
+                   ", which changes what later programs run", v->via);
+    }
+}
+
+/* ---- the program word ------------------------------------------------------ */
+
+static const char *const trusted_dirs[] = {
+    "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/",
+};
+
+/* Lower-cased base name without ".exe" into buf; *trusted says whether a
+ * directory part names a system directory (or there is none). */
+static size_t program_name(const char *t, size_t n, char *buf, size_t cap, int *trusted)
+{
+    const char *slash = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (t[i] == '/' || t[i] == '\\')
+            slash = t + i;
+    *trusted = 1;
+    if (slash) {
+        size_t dl = (size_t)(slash - t) + 1;
+        *trusted = 0;
+        for (size_t i = 0; i < sizeof trusted_dirs / sizeof *trusted_dirs; i++)
+            if (strlen(trusted_dirs[i]) == dl && memcmp(trusted_dirs[i], t, dl) == 0)
+                *trusted = 1;
+        n -= dl;
+        t = slash + 1;
+    }
+    if (n + 1 > cap || n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = t[i];
+        buf[i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
+    }
+    if (n > 4 && memcmp(buf + n - 4, ".exe", 4) == 0)
+        n -= 4;
+    buf[n] = '\0';
+    return n;
+}
+
+static int is_function(const sh_ctx *cx, const char *name)
+{
+    for (int i = 0; i < cx->nfunc; i++)
+        if (strcmp(cx->func[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int sh_word_target(const sh_ctx *cx, const sh_view *v, int i)
+{
+    const sh_cmd *c = v->c;
+    if (v->placeholder >= 0 && strstr(sh_wtext(c, i), "{}"))
+        return v->placeholder;
+    if (c->w[i].flags & (SH_W_TRUNC | SH_W_CTRL))
+        return SH_T_OPAQUE;
+    if (sh_is_drive_root(c->src + c->w[i].raw_off, c->w[i].raw_len))
+        return SH_T_ROOT;
+    return sh_target_class(sh_wtext(c, i), c->w[i].len, cx->cwd);
+}
+
+void sh_analyze_view(sh_ctx *cx, const sh_view *v)
+{
+    const sh_cmd *c = v->c;
+    int i = v->i;
+    while (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && is_noop_word(sh_wtext(c, i)))
+        i++;
+    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED)) {
+        const char *w = sh_wtext(c, i);
+        if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
+            return;                     /* loop header: its words are data */
+        if (strcmp(w, "case") == 0 || strcmp(w, "coproc") == 0 || strcmp(w, "esac") == 0) {
+            sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.unparsed", "uses `", w,
+                       "`, which the shell model does not analyse", v->via);
+            return;
+        }
+    }
+    while (i < v->end && sh_assignment_name(c, i) && !(c->w[i].flags & SH_W_QUOTED && 0)) {
+        sh_check_assignment(cx, v, i);
+        i++;
+    }
+    if (i >= v->end)
+        return;
+
+    const sh_word *pw = &c->w[i];
+    const char *pt = sh_wtext(c, i);
+    if ((pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) || memchr(pt, SH_MARK, pw->len)) {
+        for (int j = i + 1; j < v->end; j++) {
+            int t = sh_word_target(cx, v, j);
+            if (t == SH_T_ROOT || t == SH_T_HOME || t == SH_T_SYSTEM) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
+                           "a command hidden behind an expansion targets ",
+                           sh_target_phrase(t), NULL, v->via);
+                return;
+            }
+        }
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.hidden_program",
+                   "the program to run comes from an expansion or glob it cannot see",
+                   NULL, NULL, v->via);
+        return;
+    }
+
+    char name[48];
+    int trusted;
+    if (!program_name(pt, pw->len, name, sizeof name, &trusted)) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", "runs a program it does not know",
+                   NULL, NULL, v->via);
+        return;
+    }
+    if (is_function(cx, name)) {
+        if (c->piped_in || c->piped_out || c->background)
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.fork_bomb", "the function ", name,
+                       " calls itself through a pipe or in the background (fork bomb)", v->via);
+        return;                         /* its body was analysed where defined */
+    }
+    const sh_program *p = sh_program_find(name, strlen(name));
+    if (!p) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
+                   " is not a known read-only program", NULL, v->via);
+        return;
+    }
+    if (!trusted && (p->cls == SH_P_SAFE || p->cls == SH_P_CHECK)) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.program_path", "runs ", pt,
+                   ", not the system program", v->via);
+        return;
+    }
+    sh_view sub = *v;
+    sub.i = i;
+    switch (p->cls) {
+    case SH_P_SAFE:
+        return;
+    case SH_P_CHECK:
+        if (v->hidden_args) {
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unchecked_args", name,
+                       " gets arguments from xargs that cannot be checked", NULL, v->via);
+            return;
+        }
+        /* fall through */
+    default:
+        if (p->fn)
+            p->fn(cx, &sub, p);
+        else
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
+                       " is not a known read-only program", NULL, v->via);
+    }
+}
+
+/* ---- redirections ---------------------------------------------------------- */
+
+static int harmless_sink(const char *t)
+{
+    return strcmp(t, "/dev/null") == 0 || strcmp(t, "/dev/stdout") == 0 ||
+           strcmp(t, "/dev/stderr") == 0 || strcmp(t, "/dev/tty") == 0 ||
+           strncmp(t, "/dev/fd/", 8) == 0;
+}
+
+/* Output to a file: raw disk is critical, outside the project destructive,
+ * a project file risky. Shared with tee/cp in shell_rules.c. */
+void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what)
+{
+    const sh_cmd *c = v->c;
+    const char *t = c->text + w->off;
+    if (harmless_sink(t))
+        return;
+    if (sh_is_raw_disk(t, w->len) || sh_is_raw_disk(c->src + w->raw_off, w->raw_len)) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", what,
+                   " writes to the raw disk ", t, v->via);
+        return;
+    }
+    int cls = (w->flags & (SH_W_TRUNC | SH_W_CTRL)) ? SH_T_OPAQUE
+            : sh_target_class(t, w->len, cx->cwd);
+    if (cls == SH_T_PROJECT) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", what, " writes to a file", NULL, v->via);
+    } else if (cls == SH_T_OPAQUE) {
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.write_outside_project", what,
+                   " writes to a path it cannot see", NULL, v->via);
+    } else {
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.write_outside_project", what,
+                   " writes outside the project: ", t, v->via);
+    }
+}
+
+void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
+{
+    sh_view v = { c, 0, c->nw, 0, -1, via };
+    if (c->overflow)
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.too_complex",
+                   "a command has more words or redirections than the model checks",
+                   NULL, NULL, via);
+    for (int k = 0; k < c->nr; k++) {
+        const sh_redir *r = &c->r[k];
+        switch (r->op) {
+        case SH_R_OUT: case SH_R_APPEND: case SH_R_CLOBBER: case SH_R_RDWR:
+            sh_check_write(cx, &v, &r->target, "an output redirection");
+            break;
+        default:
+            break;
+        }
+    }
+    if (c->nw > 0)
+        sh_analyze_view(cx, &v);
+}
+
+/* ---- fail closed ----------------------------------------------------------- */
+
+/* Text the model cannot parse: destructive (gates at Normal and Trusted),
+ * and critical when a never-autopass signal appears anywhere in it. */
+void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
+{
+    static const char *const words[] = {
+        "sudo", "doas", "pkexec", "su", "runuser", "mkfs", "wipefs", "mke2fs",
+        "diskpart", "format", "fdisk", "sfdisk", "sgdisk", "parted", "blkdiscard",
+    };
+    char tok[64];
+    int saw_rm = 0, saw_push = 0, saw_force = 0, saw_prot = 0, saw_pipe = 0, saw_root = 0;
+    const char *crit = NULL;
+    size_t i = 0;
+    for (size_t j = 0; j + 4 <= n; j++)
+        if (memcmp(s + j, "(){", 3) == 0 || memcmp(s + j, "() {", 4) == 0)
+            crit = "defines a function the way fork bombs do";
+    while (i < n && !crit) {
+        while (i < n && strchr(" \t\n;&|()<>`$\"'\\{}", s[i])) {
+            if (s[i] == '|')
+                saw_pipe = 1;
+            i++;
+        }
+        size_t k = 0;
+        while (i < n && !strchr(" \t\n;&|()<>`\"'\\{}", s[i])) {
+            if (k + 1 < sizeof tok)
+                tok[k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+            i++;
+        }
+        tok[k] = '\0';
+        if (!k)
+            continue;
+        const char *base = strrchr(tok, '/');
+        base = base && base[1] ? base + 1 : tok;
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strncmp(base, words[w], strlen(words[w])) == 0 &&
+                (base[strlen(words[w])] == '\0' || base[strlen(words[w])] == '.'))
+                crit = "contains a never-autopass program";
+        if (strcmp(base, "rm") == 0 || strcmp(base, "rd") == 0 || strcmp(base, "rmdir") == 0 ||
+            strcmp(base, "del") == 0 || strcmp(base, "erase") == 0 || strcmp(base, "remove-item") == 0)
+            saw_rm = 1;
+        if (strcmp(tok, "/") == 0 || strcmp(tok, "~") == 0 || strcmp(tok, "~/") == 0 ||
+            strcmp(tok, "/*") == 0 || strcmp(tok, "home") == 0 || strcmp(tok, "~/*") == 0 ||
+            sh_is_drive_root(tok, k))
+            saw_root = 1;
+        if (strncmp(tok, "of=/dev/", 8) == 0 || strncmp(tok, "/dev/sd", 7) == 0)
+            crit = "writes to a raw disk";
+        if (strcmp(tok, "push") == 0)
+            saw_push = 1;
+        if (strncmp(tok, "--force", 7) == 0 || strcmp(tok, "-f") == 0 || tok[0] == '+' ||
+            strcmp(tok, "--delete") == 0 || strcmp(tok, "--mirror") == 0)
+            saw_force = 1;
+        if (strstr(tok, "main") || strstr(tok, "master") || strstr(tok, "production"))
+            saw_prot = 1;
+        if (saw_pipe && (strcmp(base, "sh") == 0 || strcmp(base, "bash") == 0 ||
+                         strcmp(base, "zsh") == 0 || strcmp(base, "dash") == 0))
+            crit = "pipes text into a shell";
+        if (strcmp(tok, "delete") == 0 && i > 0)
+            for (size_t q = 0; q + 4 <= n; q++)
+                if (strncasecmp(s + q, "reg ", 4) == 0)
+                    crit = "deletes registry keys";
+    }
+    if (!crit && saw_rm && saw_root)
+        crit = "deletes what looks like / or the home directory";
+    if (!crit && saw_push && saw_force && saw_prot)
+        crit = "force-pushes what looks like a protected branch";
+    if (crit)
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
+                   "cannot be parsed and ", crit, NULL, NULL);
+    else
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.unparsed",
+                   "cannot be parsed fully by the shell model (unterminated quote, "
+                   "unsupported syntax or too deep nesting)", NULL, NULL, NULL);
+}
+
+/* ---- entry point ----------------------------------------------------------- */
+
+int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len)
+{
+    if (!out || (!cmd && len > 0))
+        return wg_error_set(WG_EINVAL, "wg_shell_analyze: NULL argument");
+    out->cls = WG_SHELL_SAFE;
+    out->rule = NULL;
+    out->reason[0] = '\0';
+    sh_ctx cx;
+    cx.out = out;
+    cx.depth = 0;
+    cx.cwd = SH_CWD_PROJECT;
+    cx.serial = 0;
+    cx.nheredoc = 0;
+    cx.nfunc = 0;
+    size_t b = 0;
+    while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
+        b++;
+    if (b == len) {
+        sh_verdict(&cx, WG_SHELL_RISKY, "bash.empty", "the command is empty", NULL, NULL, NULL);
+        return 0;
+    }
+    int bad = memchr(cmd, '\0', len) != NULL;
+    if (bad || sh_parse_script(&cx, cmd, len, NULL) < 0) {
+        wg_shell_class before = out->cls;
+        (void)before;
+        sh_coarse_scan(&cx, cmd, len);
+    }
+    if (!out->rule) {
+        out->rule = "bash.safe";
+        memcpy(out->reason, "runs only read-only programs with safe arguments",
+               sizeof "runs only read-only programs with safe arguments");
+    }
+    return 0;
+}
+
+const char *wg_shell_class_name(wg_shell_class c)
+{
+    switch (c) {
+    case WG_SHELL_SAFE: return "safe";
+    case WG_SHELL_RISKY: return "risky";
+    case WG_SHELL_DESTRUCTIVE: return "destructive";
+    case WG_SHELL_CRITICAL: return "critical";
+    }
+    return "critical";
+}

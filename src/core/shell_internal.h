@@ -1,0 +1,186 @@
+/* shell_internal.h - the shell model shared by the lexer (shell_lex.c), the
+ * per-command rules (shell_analyze.c, shell_target.c) and the program tables
+ * (shell_programs.c). Not installed.
+ *
+ * Normalized word text: quotes removed, escapes resolved, and every expansion
+ * replaced by a two-byte marker SH_MARK + kind, so rules see `r''m` as "rm"
+ * and `"${HOME}"/` as MARK 'H' "/".
+ */
+#ifndef WAGGLE_SHELL_INTERNAL_H
+#define WAGGLE_SHELL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "waggle/shell.h"
+
+#define SH_MARK '\x01'
+#define SH_K_HOME 'H'     /* $HOME, ${HOME}, ~ */
+#define SH_K_USER 'U'     /* ~user */
+#define SH_K_PARAM '?'    /* any other parameter or arithmetic expansion */
+#define SH_K_CMDSUB '('   /* $(..) or `..` */
+#define SH_K_PROCSUB '<'  /* <(..) or >(..) */
+
+enum {
+    SH_MAX_WORDS = 96,
+    SH_MAX_REDIRS = 16,
+    SH_TEXT_CAP = 4096,
+    SH_MAX_DEPTH = 8,
+    SH_MAX_HEREDOCS = 8,
+    SH_MAX_FUNCS = 8,
+};
+
+/* word flags */
+enum {
+    SH_W_QUOTED = 1 << 0,   /* some part was quoted or escaped */
+    SH_W_EXP = 1 << 1,      /* contains a parameter/arithmetic expansion */
+    SH_W_CMDSUB = 1 << 2,   /* contains $(..) or `..` */
+    SH_W_GLOB = 1 << 3,     /* unquoted * ? [ */
+    SH_W_BRACE = 1 << 4,    /* unquoted { (brace expansion) */
+    SH_W_TRUNC = 1 << 5,    /* text did not fit; rules needing it fail closed */
+    SH_W_PROCSUB = 1 << 6,  /* <(..) or >(..) */
+    SH_W_CTRL = 1 << 7,     /* a raw control byte in the input */
+};
+#define SH_W_OPAQUE (SH_W_EXP | SH_W_CMDSUB | SH_W_PROCSUB | SH_W_TRUNC | SH_W_CTRL)
+
+typedef struct {
+    uint16_t off, len;      /* normalized text in sh_cmd.text */
+    uint16_t flags;
+    uint32_t raw_off, raw_len;  /* span in the source being parsed */
+} sh_word;
+
+enum {
+    SH_R_IN, SH_R_OUT, SH_R_APPEND, SH_R_CLOBBER, SH_R_RDWR,
+    SH_R_DUP,               /* N>&M, N<&M, >&- : descriptor only */
+    SH_R_HEREDOC, SH_R_HERESTR,
+};
+
+typedef struct {
+    int op;
+    int fd;                 /* -1 when not given */
+    sh_word target;         /* file, here-string word, or here-doc delimiter */
+    int body_ok;            /* here-doc: body seen (span below) */
+    int body_literal;       /* here-doc: quoted delimiter, no expansion */
+    uint32_t body_off, body_len;
+} sh_redir;
+
+/* One simple command as the lexer hands it to the rules. */
+typedef struct {
+    const char *src;        /* the source the raw spans refer to */
+    sh_word w[SH_MAX_WORDS];
+    int nw;
+    sh_redir r[SH_MAX_REDIRS];
+    int nr;
+    int piped_in;           /* stdin comes from the previous pipeline stage */
+    int piped_out;          /* stdout goes to the next stage */
+    int background;         /* ended by & */
+    int overflow;           /* too many words/redirections */
+    unsigned serial;
+    const char *pipe_text;  /* literal text echoed into this stage, or NULL */
+    int pipe_text_len;
+    uint16_t tlen;
+    char text[SH_TEXT_CAP];
+} sh_cmd;
+
+/* cwd classes, tracked across `cd` so `cd / && rm -rf *` is seen. */
+enum { SH_CWD_PROJECT = 0, SH_CWD_ROOT, SH_CWD_HOME, SH_CWD_OPAQUE };
+
+typedef struct {
+    unsigned serial;
+    int quoted;
+    int strip_tabs;
+    char delim[64];
+    int dlen;
+    sh_redir *redir;        /* in the owning command while it is current */
+} sh_heredoc;
+
+/* Analysis state for one wg_shell_analyze call. */
+typedef struct {
+    wg_shell_verdict *out;
+    int depth;
+    int cwd;
+    unsigned serial;
+    int nheredoc;
+    sh_heredoc heredoc[SH_MAX_HEREDOCS];
+    int nfunc;
+    char func[SH_MAX_FUNCS][32];
+} sh_ctx;
+
+/* A range of words of one command being analysed, plus what the wrappers
+ * around it told us. */
+typedef struct {
+    const sh_cmd *c;
+    int i, end;
+    int hidden_args;        /* xargs appends arguments it cannot see */
+    int placeholder;        /* target class of {} (find -exec), or -1 */
+    const char *via;        /* "wrapped by env", "inside $(...)", ... */
+} sh_view;
+
+/* ---- shell_lex.c ---- */
+/* Parses and analyses a script; returns 0, or -1 when it cannot be parsed
+ * (the caller classifies fail-closed). */
+int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via);
+
+/* ---- shell_analyze.c ---- */
+void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via);
+void sh_analyze_view(sh_ctx *cx, const sh_view *v);
+void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
+                const char *a, const char *b, const char *c, const char *via);
+void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n);
+
+/* ---- shell_target.c ---- */
+enum {
+    SH_T_PROJECT = 0,       /* relative, inside the working directory */
+    SH_T_OUTSIDE,           /* absolute or ../, outside the project */
+    SH_T_OPAQUE,            /* starts with an expansion it cannot see */
+    SH_T_SYSTEM,            /* /etc, /usr, /home, ... */
+    SH_T_HOME,              /* ~, $HOME, ~/-star, /home/NAME */
+    SH_T_ROOT,              /* /, /-star, /. */
+};
+int sh_target_class(const char *t, size_t n, int cwd);
+int sh_is_raw_disk(const char *t, size_t n);
+int sh_is_drive_root(const char *t, size_t n);
+const char *sh_target_phrase(int cls);
+
+/* ---- shell_programs.c ---- */
+typedef enum {
+    SH_P_UNKNOWN = 0,
+    SH_P_SAFE,              /* read-only with any arguments */
+    SH_P_CHECK,             /* read-only when its handler accepts the args */
+    SH_P_WRAPPER,           /* runs the command in its arguments */
+    SH_P_PRIV,              /* privilege escalation: critical */
+    SH_P_SHELL,             /* a POSIX-ish shell */
+    SH_P_INTERP,            /* another interpreter (python, perl, node, ...) */
+    SH_P_RULE,              /* a handler decides (rm, dd, git, curl, ...) */
+} sh_pclass;
+
+typedef struct sh_program sh_program;
+typedef void (*sh_handler)(sh_ctx *cx, const sh_view *v, const sh_program *p);
+
+struct sh_program {
+    const char *name;
+    sh_pclass cls;
+    sh_handler fn;          /* for CHECK, WRAPPER, PRIV and RULE */
+    const char *via;        /* for wrappers: "wrapped by env" */
+};
+
+const sh_program *sh_program_find(const char *name, size_t n);
+int sh_programs_sorted(void);     /* 1 when the table is in order (tests) */
+
+/* helpers shared by the rules (shell_analyze.c) */
+size_t sh_assignment_name(const sh_cmd *c, int i);
+void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i);
+int sh_word_target(const sh_ctx *cx, const sh_view *v, int i);
+void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what);
+
+/* option scanning (shell_rules.c): index of the first operand at or after j,
+ * skipping options; optarg lists the short options taking an argument,
+ * longarg the long ones (NULL-terminated). "--" ends options. */
+int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const *longarg);
+
+/* word helpers (shell_analyze.c) */
+static inline const char *sh_wtext(const sh_cmd *c, int i) { return c->text + c->w[i].off; }
+int sh_weq(const sh_cmd *c, int i, const char *lit);
+int sh_wprefix(const sh_cmd *c, int i, const char *lit);
+
+#endif

@@ -1,0 +1,908 @@
+/* shell_lex.c - the POSIX-shell lexer and parser of the bash gate (issue #2 §3).
+ *
+ * One pass over the text, the way bash reads it: words with quote removal
+ * (' " \ $'..' $".."), expansions ($name ${..} $(..) $((..)) `..` <(..) >(..)),
+ * redirections (< > >> >| <> <& >& &> &>> <<< << <<- with fd numbers),
+ * here-doc bodies, comments, line continuations, and every separator
+ * (newline ; & && || | |& ( ) and the reserved words, which shell_analyze.c
+ * drops in command position). Each simple command is handed to the rules as
+ * soon as it ends; the commands inside substitutions are parsed recursively
+ * on their own stack frame, so nothing is allocated.
+ *
+ * Not a full bash grammar: `case`, `;;`, and anything odd return -1 and the
+ * caller classifies the whole input fail-closed.
+ */
+#include "core/shell_internal.h"
+
+#include <string.h>
+
+enum { SEP_SEQ, SEP_AND, SEP_PIPE, SEP_BG, SEP_END };
+
+typedef struct {
+    sh_ctx *cx;
+    const char *s;
+    size_t n;
+    size_t p;
+    sh_cmd *c;
+    const char *via;
+    char ptext[512];        /* echo text piped to the next stage */
+} lx;
+
+static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
+                      int piped_in, const char *via);
+
+static int is_meta(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '&' ||
+           ch == '|' || ch == '(' || ch == ')' || ch == '<' || ch == '>';
+}
+
+static int is_name_start(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static int is_name_char(char ch)
+{
+    return is_name_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+/* ---- word text ---------------------------------------------------------- */
+
+static void put(lx *L, sh_word *w, char ch)
+{
+    sh_cmd *c = L->c;
+    if (c->tlen + 2 < SH_TEXT_CAP) {
+        c->text[c->tlen++] = ch;
+        w->len++;
+    } else {
+        w->flags |= SH_W_TRUNC;
+    }
+}
+
+static void put_mark(lx *L, sh_word *w, char kind)
+{
+    put(L, w, SH_MARK);
+    put(L, w, kind);
+}
+
+static void word_begin(lx *L, sh_word *w)
+{
+    w->off = L->c->tlen;
+    w->len = 0;
+    w->flags = 0;
+    w->raw_off = (uint32_t)L->p;
+    w->raw_len = 0;
+}
+
+static void word_end(lx *L, sh_word *w)
+{
+    L->c->text[L->c->tlen++] = '\0';   /* put() keeps room for this */
+    w->raw_len = (uint32_t)(L->p - w->raw_off);
+}
+
+/* ---- substitutions ------------------------------------------------------ */
+
+/* $( ... ): L->p is just after "$(". */
+static int read_cmdsub(lx *L, sh_word *w)
+{
+    size_t p = L->p;
+    if (parse_list(L->cx, L->s, L->n, &p, ')', 0, "inside $(...)") < 0)
+        return -1;
+    L->p = p;
+    put_mark(L, w, SH_K_CMDSUB);
+    w->flags |= SH_W_CMDSUB;
+    return 0;
+}
+
+/* `...`: L->p is just after the opening backtick. The body is unescaped
+ * (\\ \` \$) into a buffer of its own, then parsed as a script. */
+static int read_backtick(lx *L, sh_word *w)
+{
+    char buf[2048];
+    size_t k = 0;
+    size_t p = L->p;
+    for (;;) {
+        if (p >= L->n)
+            return -1;
+        char ch = L->s[p];
+        if (ch == '`')
+            break;
+        if (ch == '\\' && p + 1 < L->n &&
+            (L->s[p + 1] == '\\' || L->s[p + 1] == '`' || L->s[p + 1] == '$')) {
+            ch = L->s[p + 1];
+            p++;
+        }
+        if (k + 1 >= sizeof buf)
+            return -1;
+        buf[k++] = ch;
+        p++;
+    }
+    L->p = p + 1;
+    size_t q = 0;
+    if (parse_list(L->cx, buf, k, &q, 0, 0, "inside `...`") < 0)
+        return -1;
+    put_mark(L, w, SH_K_CMDSUB);
+    w->flags |= SH_W_CMDSUB;
+    return 0;
+}
+
+static int read_dq(lx *L, sh_word *w, int until_end);
+static int read_dollar(lx *L, sh_word *w, int in_dq);
+
+/* ${ ... }: L->p at "${". Nested quotes and substitutions are followed so
+ * that `${x:-$(rm -rf ~)}` is seen. */
+static int read_param(lx *L, sh_word *w)
+{
+    size_t start = L->p + 2;
+    size_t p = start;
+    int depth = 1;
+    sh_word dummy;
+    while (p < L->n) {
+        char ch = L->s[p];
+        if (ch == '\\') {
+            p += 2;
+        } else if (ch == '\'') {
+            const char *e = memchr(L->s + p + 1, '\'', L->n - p - 1);
+            if (!e)
+                return -1;
+            p = (size_t)(e - L->s) + 1;
+        } else if (ch == '"') {
+            uint16_t save = L->c->tlen;
+            L->p = p + 1;
+            word_begin(L, &dummy);
+            if (read_dq(L, &dummy, 0) < 0)
+                return -1;
+            w->flags |= dummy.flags & (SH_W_CMDSUB | SH_W_TRUNC);
+            L->c->tlen = save;
+            p = L->p;
+        } else if (ch == '$' && p + 1 < L->n && L->s[p + 1] == '{') {
+            depth++;
+            p += 2;
+        } else if (ch == '$' && p + 1 < L->n && L->s[p + 1] == '(') {
+            uint16_t save = L->c->tlen;
+            L->p = p;
+            word_begin(L, &dummy);
+            if (read_dollar(L, &dummy, 1) < 0)
+                return -1;
+            w->flags |= dummy.flags & (SH_W_CMDSUB | SH_W_TRUNC);
+            L->c->tlen = save;
+            p = L->p;
+        } else if (ch == '`') {
+            uint16_t save = L->c->tlen;
+            L->p = p + 1;
+            word_begin(L, &dummy);
+            if (read_backtick(L, &dummy) < 0)
+                return -1;
+            w->flags |= SH_W_CMDSUB;
+            L->c->tlen = save;
+            p = L->p;
+        } else if (ch == '}') {
+            if (--depth == 0)
+                break;
+            p++;
+        } else {
+            p++;
+        }
+    }
+    if (p >= L->n)
+        return -1;
+    int home = p - start == 4 && memcmp(L->s + start, "HOME", 4) == 0;
+    L->p = p + 1;
+    put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
+    w->flags |= SH_W_EXP;
+    return 0;
+}
+
+/* $(( ... )): arithmetic. A substitution inside is not modelled: fail. */
+static int read_arith(lx *L, sh_word *w)
+{
+    size_t p = L->p + 3;
+    int depth = 2;
+    while (p < L->n && depth > 0) {
+        char ch = L->s[p];
+        if (ch == '(')
+            depth++;
+        else if (ch == ')')
+            depth--;
+        else if (ch == '`' || (ch == '$' && p + 1 < L->n && L->s[p + 1] == '('))
+            return -1;
+        p++;
+    }
+    if (depth)
+        return -1;
+    L->p = p;
+    put_mark(L, w, SH_K_PARAM);
+    w->flags |= SH_W_EXP;
+    return 0;
+}
+
+static int hexval(char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+static void put_byte(lx *L, sh_word *w, unsigned v)
+{
+    if (v == 0 || v == (unsigned char)SH_MARK)
+        w->flags |= SH_W_CTRL;          /* NUL cuts the word; MARK spoofs */
+    put(L, w, (char)v);
+}
+
+static void put_utf8(lx *L, sh_word *w, unsigned long cp)
+{
+    if (cp < 0x80) {
+        put_byte(L, w, (unsigned)cp);
+    } else if (cp < 0x800) {
+        put(L, w, (char)(0xC0 | (cp >> 6)));
+        put(L, w, (char)(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        put(L, w, (char)(0xE0 | (cp >> 12)));
+        put(L, w, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        put(L, w, (char)(0x80 | (cp & 0x3F)));
+    } else {
+        put(L, w, (char)(0xF0 | ((cp >> 18) & 0x07)));
+        put(L, w, (char)(0x80 | ((cp >> 12) & 0x3F)));
+        put(L, w, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        put(L, w, (char)(0x80 | (cp & 0x3F)));
+    }
+}
+
+/* $'...': L->p just after the opening quote. */
+static int read_ansi(lx *L, sh_word *w)
+{
+    static const char simple_from[] = "abeEfnrtv\\'\"?";
+    static const char simple_to[] = "\a\b\033\033\f\n\r\t\v\\'\"?";
+    size_t p = L->p;
+    w->flags |= SH_W_QUOTED;
+    while (p < L->n && L->s[p] != '\'') {
+        char ch = L->s[p++];
+        if (ch != '\\' || p >= L->n) {
+            put_byte(L, w, (unsigned char)ch);
+            continue;
+        }
+        char e = L->s[p++];
+        const char *hit = strchr(simple_from, e);
+        if (e && hit) {
+            put(L, w, simple_to[hit - simple_from]);
+        } else if (e == 'x' || e == 'u' || e == 'U') {
+            int max = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+            unsigned long v = 0;
+            int k = 0;
+            while (k < max && p < L->n && hexval(L->s[p]) >= 0)
+                v = v * 16 + (unsigned long)hexval(L->s[p++]), k++;
+            if (k == 0) {
+                put(L, w, '\\');
+                put(L, w, e);
+            } else if (e == 'x') {
+                put_byte(L, w, (unsigned)v);
+            } else {
+                put_utf8(L, w, v);
+            }
+        } else if (e >= '0' && e <= '7') {
+            unsigned v = (unsigned)(e - '0');
+            for (int k = 0; k < 2 && p < L->n && L->s[p] >= '0' && L->s[p] <= '7'; k++)
+                v = v * 8 + (unsigned)(L->s[p++] - '0');
+            put_byte(L, w, v & 0xFF);
+        } else if (e == 'c' && p < L->n) {
+            put_byte(L, w, (unsigned char)L->s[p++] & 0x1F);
+        } else {
+            put(L, w, '\\');
+            put(L, w, e);
+        }
+    }
+    if (p >= L->n)
+        return -1;
+    L->p = p + 1;
+    return 0;
+}
+
+/* At '$'. in_dq: inside double quotes ($' and $" are then literal). */
+static int read_dollar(lx *L, sh_word *w, int in_dq)
+{
+    const char *s = L->s;
+    size_t p = L->p;
+    char nx = p + 1 < L->n ? s[p + 1] : '\0';
+    if (nx == '(') {
+        if (p + 2 < L->n && s[p + 2] == '(')
+            return read_arith(L, w);
+        L->p = p + 2;
+        return read_cmdsub(L, w);
+    }
+    if (nx == '{')
+        return read_param(L, w);
+    if (nx == '\'' && !in_dq) {
+        L->p = p + 2;
+        return read_ansi(L, w);
+    }
+    if (nx == '"' && !in_dq) {
+        L->p = p + 2;
+        w->flags |= SH_W_QUOTED;
+        return read_dq(L, w, 0);
+    }
+    if (is_name_start(nx)) {
+        size_t q = p + 1;
+        while (q < L->n && is_name_char(s[q]))
+            q++;
+        int home = q - p - 1 == 4 && memcmp(s + p + 1, "HOME", 4) == 0;
+        L->p = q;
+        put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
+        w->flags |= SH_W_EXP;
+        return 0;
+    }
+    if (nx && strchr("0123456789@*#?$!-", nx)) {
+        L->p = p + 2;
+        put_mark(L, w, SH_K_PARAM);
+        w->flags |= SH_W_EXP;
+        return 0;
+    }
+    L->p = p + 1;
+    put(L, w, '$');
+    return 0;
+}
+
+/* Inside "...": L->p just after the opening quote. until_end: a here-doc
+ * body, read to L->n with no closing quote. */
+static int read_dq(lx *L, sh_word *w, int until_end)
+{
+    w->flags |= SH_W_QUOTED;
+    while (L->p < L->n) {
+        char ch = L->s[L->p];
+        if (ch == '"' && !until_end) {
+            L->p++;
+            return 0;
+        }
+        if (ch == '\\' && L->p + 1 < L->n) {
+            char e = L->s[L->p + 1];
+            if (e == '\n') {
+                L->p += 2;
+            } else if (e == '$' || e == '`' || e == '\\' || (e == '"' && !until_end)) {
+                put(L, w, e);
+                L->p += 2;
+            } else {
+                put(L, w, '\\');
+                L->p++;
+            }
+        } else if (ch == '$') {
+            if (read_dollar(L, w, 1) < 0)
+                return -1;
+        } else if (ch == '`') {
+            L->p++;
+            if (read_backtick(L, w) < 0)
+                return -1;
+        } else {
+            if (ch == SH_MARK)
+                w->flags |= SH_W_CTRL;
+            put(L, w, ch);
+            L->p++;
+        }
+    }
+    return until_end ? 0 : -1;
+}
+
+/* Does the unquoted '{' at p start a brace expansion ({a,b} or {1..3})? */
+static int brace_expands(const char *s, size_t p, size_t n)
+{
+    for (size_t q = p + 1; q < n && !is_meta(s[q]); q++) {
+        if (s[q] == '}')
+            return 0;
+        if (s[q] == ',' || (s[q] == '.' && q + 1 < n && s[q + 1] == '.'))
+            return 1;
+    }
+    return 0;
+}
+
+/* One word, up to the next unquoted metacharacter. */
+static int read_word(lx *L, sh_word *w)
+{
+    word_begin(L, w);
+    const char *s = L->s;
+    /* process substitution <(..) / >(..) */
+    if (L->p + 1 < L->n && (s[L->p] == '<' || s[L->p] == '>') && s[L->p + 1] == '(') {
+        size_t p = L->p + 2;
+        if (parse_list(L->cx, s, L->n, &p, ')', 0, "inside a process substitution") < 0)
+            return -1;
+        L->p = p;
+        put_mark(L, w, SH_K_PROCSUB);
+        w->flags |= SH_W_PROCSUB;
+        word_end(L, w);
+        return 0;
+    }
+    /* tilde prefix */
+    if (s[L->p] == '~') {
+        size_t q = L->p + 1;
+        while (q < L->n && (is_name_char(s[q]) || s[q] == '.' || s[q] == '-' || s[q] == '+'))
+            q++;
+        if (q >= L->n || s[q] == '/' || is_meta(s[q])) {
+            size_t nlen = q - L->p - 1;
+            char kind = nlen == 0 ? SH_K_HOME
+                      : (s[L->p + 1] == '+' || s[L->p + 1] == '-') ? SH_K_PARAM
+                      : SH_K_USER;
+            put_mark(L, w, kind);
+            w->flags |= SH_W_EXP;
+            L->p = q;
+        }
+    }
+    while (L->p < L->n) {
+        char ch = s[L->p];
+        if (is_meta(ch))
+            break;
+        switch (ch) {
+        case '\\':
+            if (L->p + 1 >= L->n) {
+                put(L, w, '\\');
+                L->p++;
+            } else if (s[L->p + 1] == '\n') {
+                L->p += 2;
+            } else {
+                w->flags |= SH_W_QUOTED;
+                if (s[L->p + 1] == SH_MARK)
+                    w->flags |= SH_W_CTRL;
+                put(L, w, s[L->p + 1]);
+                L->p += 2;
+            }
+            break;
+        case '\'': {
+            const char *e = memchr(s + L->p + 1, '\'', L->n - L->p - 1);
+            if (!e)
+                return -1;
+            w->flags |= SH_W_QUOTED;
+            for (const char *q = s + L->p + 1; q < e; q++) {
+                if (*q == SH_MARK)
+                    w->flags |= SH_W_CTRL;
+                put(L, w, *q);
+            }
+            L->p = (size_t)(e - s) + 1;
+            break;
+        }
+        case '"':
+            L->p++;
+            if (read_dq(L, w, 0) < 0)
+                return -1;
+            break;
+        case '$':
+            if (read_dollar(L, w, 0) < 0)
+                return -1;
+            break;
+        case '`':
+            L->p++;
+            if (read_backtick(L, w) < 0)
+                return -1;
+            break;
+        case '[':
+            if (memchr(s + L->p + 1, ']', L->n - L->p - 1) && !is_meta(s[L->p + 1 < L->n ? L->p + 1 : L->p]))
+                w->flags |= SH_W_GLOB;          /* a bracket expression */
+            put(L, w, ch);
+            L->p++;
+            break;
+        case '*': case '?':
+            w->flags |= SH_W_GLOB;
+            put(L, w, ch);
+            L->p++;
+            break;
+        case '{':
+            if (brace_expands(s, L->p, L->n))
+                w->flags |= SH_W_BRACE;
+            put(L, w, ch);
+            L->p++;
+            break;
+        default:
+            if (ch == SH_MARK)
+                w->flags |= SH_W_CTRL;
+            put(L, w, ch);
+            L->p++;
+        }
+    }
+    word_end(L, w);
+    return 0;
+}
+
+/* ---- here-documents ------------------------------------------------------ */
+
+/* After a newline: read the bodies of the pending here-docs, in order. */
+static int read_heredocs(lx *L)
+{
+    sh_ctx *cx = L->cx;
+    for (int h = 0; h < cx->nheredoc; h++) {
+        sh_heredoc *hd = &cx->heredoc[h];
+        size_t body = L->p, end = L->p, after = L->n;
+        size_t p = L->p;
+        while (p < L->n) {
+            size_t ls = p;
+            const char *nl = memchr(L->s + p, '\n', L->n - p);
+            size_t le = nl ? (size_t)(nl - L->s) : L->n;
+            size_t q = ls;
+            if (hd->strip_tabs)
+                while (q < le && L->s[q] == '\t')
+                    q++;
+            if (le - q == (size_t)hd->dlen && memcmp(L->s + q, hd->delim, (size_t)hd->dlen) == 0) {
+                end = ls;
+                after = nl ? le + 1 : le;
+                break;
+            }
+            p = nl ? le + 1 : le;
+            end = p;
+        }
+        if (p >= L->n)
+            after = L->n;
+        if (hd->serial == L->c->serial && hd->redir) {
+            hd->redir->body_ok = 1;
+            hd->redir->body_off = (uint32_t)body;
+            hd->redir->body_len = (uint32_t)(end - body);
+        }
+        if (!hd->quoted && end > body) {
+            /* an unquoted body is expanded: its substitutions run */
+            size_t save_n = L->n;
+            uint16_t save_t = L->c->tlen;
+            sh_word dummy;
+            L->n = end;
+            L->p = body;
+            word_begin(L, &dummy);
+            int rc = read_dq(L, &dummy, 1);
+            L->n = save_n;
+            L->c->tlen = save_t;
+            if (rc < 0)
+                return -1;
+        }
+        L->p = after;
+    }
+    cx->nheredoc = 0;
+    return 0;
+}
+
+/* ---- redirections -------------------------------------------------------- */
+
+static int read_redir(lx *L, int fd)
+{
+    sh_cmd *c = L->c;
+    const char *s = L->s;
+    size_t p = L->p;
+    int op, strip = 0;
+    char a = s[p], b = p + 1 < L->n ? s[p + 1] : '\0', d = p + 2 < L->n ? s[p + 2] : '\0';
+    if (a == '<') {
+        if (b == '<' && d == '<') { op = SH_R_HERESTR; p += 3; }
+        else if (b == '<' && d == '-') { op = SH_R_HEREDOC; strip = 1; p += 3; }
+        else if (b == '<') { op = SH_R_HEREDOC; p += 2; }
+        else if (b == '>') { op = SH_R_RDWR; p += 2; }
+        else if (b == '&') { op = SH_R_DUP; p += 2; }
+        else { op = SH_R_IN; p += 1; }
+    } else {
+        if (b == '>') { op = SH_R_APPEND; p += 2; }
+        else if (b == '|') { op = SH_R_CLOBBER; p += 2; }
+        else if (b == '&') { op = SH_R_DUP; p += 2; }
+        else { op = SH_R_OUT; p += 1; }
+    }
+    while (p < L->n && (s[p] == ' ' || s[p] == '\t'))
+        p++;
+    L->p = p;
+    if (p >= L->n || is_meta(s[p]))
+        return -1;
+    sh_redir tmp, *r = c->nr < SH_MAX_REDIRS ? &c->r[c->nr] : &tmp;
+    if (r == &tmp)
+        c->overflow = 1;
+    r->op = op;
+    r->fd = fd;
+    r->body_ok = 0;
+    r->body_literal = 0;
+    r->body_off = r->body_len = 0;
+    if (read_word(L, &r->target) < 0)
+        return -1;
+    if (op == SH_R_DUP) {
+        /* >&word with a non-number word writes to a file (bash: both streams) */
+        const char *t = c->text + r->target.off;
+        int digits = r->target.len > 0;
+        for (int i = 0; i < r->target.len; i++)
+            if (!(t[i] >= '0' && t[i] <= '9') && !(t[i] == '-' && i == r->target.len - 1))
+                digits = 0;
+        if (!digits)
+            op = r->op = a == '<' ? SH_R_IN : SH_R_OUT;
+    }
+    if (op == SH_R_HEREDOC) {
+        if (L->cx->nheredoc >= SH_MAX_HEREDOCS || r->target.len >= 64 ||
+            (r->target.flags & SH_W_OPAQUE))
+            return -1;
+        sh_heredoc *hd = &L->cx->heredoc[L->cx->nheredoc++];
+        hd->serial = c->serial;
+        hd->quoted = (r->target.flags & SH_W_QUOTED) != 0;
+        hd->strip_tabs = strip;
+        hd->dlen = r->target.len;
+        memcpy(hd->delim, c->text + r->target.off, (size_t)hd->dlen);
+        hd->redir = r == &tmp ? NULL : r;
+        r->body_literal = hd->quoted;
+    }
+    if (r != &tmp)
+        c->nr++;
+    return 0;
+}
+
+/* ---- commands and lists -------------------------------------------------- */
+
+static void cmd_reset(lx *L, int piped_in)
+{
+    sh_cmd *c = L->c;
+    c->nw = 0;
+    c->nr = 0;
+    c->tlen = 0;
+    c->overflow = 0;
+    c->piped_in = piped_in;
+    c->piped_out = 0;
+    c->background = 0;
+    c->serial = ++L->cx->serial;
+}
+
+/* Literal text an `echo` stage writes into a pipe, or -1. */
+static int echo_text(lx *L)
+{
+    sh_cmd *c = L->c;
+    if (c->nw < 1 || c->nr > 0 || strcmp(sh_wtext(c, 0), "echo") != 0)
+        return -1;
+    size_t k = 0;
+    for (int i = 1; i < c->nw; i++) {
+        if (c->w[i].flags & SH_W_OPAQUE)
+            return -1;
+        if (k + c->w[i].len + 2 >= sizeof L->ptext)
+            return -1;
+        if (i > 1)
+            L->ptext[k++] = ' ';
+        memcpy(L->ptext + k, sh_wtext(c, i), c->w[i].len);
+        k += c->w[i].len;
+    }
+    return (int)k;
+}
+
+static void end_cmd(lx *L, int sep)
+{
+    sh_cmd *c = L->c;
+    c->piped_out = sep == SEP_PIPE;
+    c->background = sep == SEP_BG;
+    if (c->nw > 0 || c->nr > 0 || c->overflow)
+        sh_analyze_command(L->cx, c, L->via);
+    int plen = sep == SEP_PIPE ? echo_text(L) : -1;
+    cmd_reset(L, sep == SEP_PIPE);
+    c->pipe_text = plen >= 0 ? L->ptext : NULL;
+    c->pipe_text_len = plen;
+}
+
+static void define_function(lx *L, const char *name)
+{
+    sh_ctx *cx = L->cx;
+    size_t n = strlen(name);
+    if (cx->nfunc < SH_MAX_FUNCS && n < sizeof cx->func[0]) {
+        memcpy(cx->func[cx->nfunc], name, n + 1);
+        cx->nfunc++;
+    }
+}
+
+static void skip_blanks(lx *L)
+{
+    while (L->p < L->n) {
+        char ch = L->s[L->p];
+        if (ch == ' ' || ch == '\t')
+            L->p++;
+        else if (ch == '\\' && L->p + 1 < L->n && L->s[L->p + 1] == '\n')
+            L->p += 2;
+        else
+            break;
+    }
+}
+
+/* arr=( a b c ): the elements are words; their substitutions are parsed,
+ * the words themselves are dropped. L->p just after '('. */
+static int read_array(lx *L)
+{
+    uint16_t save = L->c->tlen;
+    for (;;) {
+        while (L->p < L->n && (L->s[L->p] == ' ' || L->s[L->p] == '\t' || L->s[L->p] == '\n'))
+            L->p++;
+        if (L->p >= L->n)
+            return -1;
+        if (L->s[L->p] == ')') {
+            L->p++;
+            break;
+        }
+        if (is_meta(L->s[L->p]))
+            return -1;
+        sh_word w;
+        if (read_word(L, &w) < 0)
+            return -1;
+        L->c->tlen = save;
+    }
+    L->c->tlen = save;
+    return 0;
+}
+
+static int add_word(lx *L)
+{
+    sh_cmd *c = L->c;
+    sh_word w;
+    if (read_word(L, &w) < 0)
+        return -1;
+    if (c->nw >= SH_MAX_WORDS) {
+        c->overflow = 1;
+        return 0;
+    }
+    c->w[c->nw++] = w;
+    /* name=( ... ) array assignment */
+    if (L->p < L->n && L->s[L->p] == '(' && w.len > 1 && !(w.flags & SH_W_QUOTED) &&
+        sh_wtext(c, c->nw - 1)[w.len - 1] == '=') {
+        L->p++;
+        return read_array(L);
+    }
+    /* `function NAME` */
+    if (c->nw == 2 && !(c->w[0].flags & SH_W_QUOTED) && strcmp(sh_wtext(c, 0), "function") == 0) {
+        define_function(L, sh_wtext(c, 1));
+        skip_blanks(L);
+        if (L->p + 1 < L->n && L->s[L->p] == '(' ) {
+            size_t q = L->p + 1;
+            while (q < L->n && (L->s[q] == ' ' || L->s[q] == '\t'))
+                q++;
+            if (q < L->n && L->s[q] == ')')
+                L->p = q + 1;
+        }
+        cmd_reset(L, 0);
+    }
+    return 0;
+}
+
+/* Parses a list of commands from s[*pos] up to term (')' or 0 for end of
+ * text), analysing each simple command as it ends. */
+static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
+                      int piped_in, const char *via)
+{
+    if (cx->depth >= SH_MAX_DEPTH)
+        return -1;
+    cx->depth++;
+    sh_cmd cmd;
+    lx L;
+    L.cx = cx;
+    L.s = s;
+    L.n = n;
+    L.p = *pos;
+    L.c = &cmd;
+    L.via = via;
+    cmd.src = s;
+    cmd.pipe_text = NULL;
+    cmd.pipe_text_len = -1;
+    cmd_reset(&L, piped_in);
+    int rc = 0;
+    for (;;) {
+        skip_blanks(&L);
+        if (L.p >= n) {
+            if (term)
+                rc = -1;
+            else
+                end_cmd(&L, SEP_END);
+            break;
+        }
+        char ch = s[L.p];
+        char nx = L.p + 1 < n ? s[L.p + 1] : '\0';
+        if (ch == ')' && term == ')') {
+            L.p++;
+            end_cmd(&L, SEP_END);
+            break;
+        }
+        switch (ch) {
+        case '\n':
+            L.p++;
+            if (cx->nheredoc && read_heredocs(&L) < 0) {
+                rc = -1;
+                goto out;
+            }
+            end_cmd(&L, SEP_SEQ);
+            continue;
+        case ';':
+            if (nx == ';' || nx == '&') {
+                rc = -1;                /* case arms are not modelled */
+                goto out;
+            }
+            L.p++;
+            end_cmd(&L, SEP_SEQ);
+            continue;
+        case '&':
+            if (nx == '&') {
+                L.p += 2;
+                end_cmd(&L, SEP_AND);
+            } else if (nx == '>') {
+                L.p += 1;               /* &> and &>>: both streams */
+                if (read_redir(&L, -2) < 0) {
+                    rc = -1;
+                    goto out;
+                }
+            } else {
+                L.p++;
+                end_cmd(&L, SEP_BG);
+            }
+            continue;
+        case '|':
+            if (nx == '|') {
+                L.p += 2;
+                end_cmd(&L, SEP_AND);
+            } else {
+                L.p += nx == '&' ? 2 : 1;
+                end_cmd(&L, SEP_PIPE);
+            }
+            continue;
+        case '(':
+            if (cmd.nw == 1 && !(cmd.w[0].flags & SH_W_QUOTED)) {
+                size_t q = L.p + 1;
+                while (q < n && (s[q] == ' ' || s[q] == '\t'))
+                    q++;
+                if (q < n && s[q] == ')') {       /* name() : a function */
+                    define_function(&L, sh_wtext(&cmd, 0));
+                    L.p = q + 1;
+                    cmd_reset(&L, 0);
+                    continue;
+                }
+            }
+            if (cmd.nw > 0) {
+                rc = -1;
+                goto out;
+            }
+            {
+                size_t q = L.p + 1;
+                if (parse_list(cx, s, n, &q, ')', cmd.piped_in, via) < 0) {
+                    rc = -1;
+                    goto out;
+                }
+                L.p = q;
+            }
+            continue;
+        case ')':
+            rc = -1;
+            goto out;
+        case '#':
+            while (L.p < n && s[L.p] != '\n')
+                L.p++;
+            continue;
+        case '<':
+        case '>':
+            if (nx == '(') {
+                if (add_word(&L) < 0) {
+                    rc = -1;
+                    goto out;
+                }
+            } else if (read_redir(&L, -1) < 0) {
+                rc = -1;
+                goto out;
+            }
+            continue;
+        default:
+            break;
+        }
+        if (ch >= '0' && ch <= '9') {
+            size_t q = L.p;
+            int fd = 0;
+            while (q < n && s[q] >= '0' && s[q] <= '9' && fd < 100000)
+                fd = fd * 10 + (s[q++] - '0');
+            if (q < n && (s[q] == '<' || s[q] == '>') && !(q + 1 < n && s[q + 1] == '(')) {
+                L.p = q;
+                if (read_redir(&L, fd) < 0) {
+                    rc = -1;
+                    goto out;
+                }
+                continue;
+            }
+        }
+        if (add_word(&L) < 0) {
+            rc = -1;
+            goto out;
+        }
+    }
+out:
+    *pos = L.p;
+    cx->depth--;
+    return rc;
+}
+
+int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via)
+{
+    size_t pos = 0;
+    if (cx->nheredoc > 0)
+        return -1;      /* an outer here-doc is pending: not modelled */
+    int rc = parse_list(cx, s, n, &pos, 0, 0, via);
+    cx->nheredoc = 0;
+    return rc;
+}

@@ -1,0 +1,48 @@
+/* Tests for `waggle route` (spec 2). */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "trust_cli.h"
+
+Test(cli_route, deps_file_vectors)
+{
+    wgt_result r;
+    trust_cli_run(&r, NULL, NULL, (const char *[]){ "route", "--deps",
+                  WG_TEST_DATA_DIR "/trust/router-deps.json", "create", "issue", "on", "github", NULL });
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *a = json_loads(r.out, 0, NULL);
+    cr_assert_eq(json_array_size(a), 1);
+    json_t *x = json_array_get(a, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(x, "source")), "connector");
+    cr_expect_eq(json_real_value(json_object_get(x, "confidence")), 0.75);
+    cr_expect(json_is_false(json_object_get(x, "available")));
+    cr_expect(json_is_string(json_object_get(x, "suggestion")));
+    json_decref(a);
+    wgt_result_free(&r);
+}
+
+Test(cli_route, local_installation_knows_native_tools)
+{
+    wgt_result r;
+    trust_cli_run(&r, NULL, NULL, (const char *[]){ "route", "web_search", NULL });
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_not_null(strstr(r.out, "\"name\": \"web_search\""));
+    cr_expect_not_null(strstr(r.out, "\"confidence\": 1.0"));
+    wgt_result_free(&r);
+}
+
+Test(cli_route, missing_query_and_bad_deps_exit_2)
+{
+    wgt_result r;
+    trust_cli_run(&r, NULL, NULL, (const char *[]){ "route", NULL });
+    cr_expect_eq(r.status, 2);
+    wgt_result_free(&r);
+    trust_cli_run(&r, NULL, "{\"toolNames\": 3}", (const char *[]){ "route", "--deps", "-", "x", NULL });
+    cr_expect_eq(r.status, 2);
+    cr_expect_not_null(strstr(r.err, "toolNames"));
+    wgt_result_free(&r);
+    trust_cli_run(&r, NULL, "{not json", (const char *[]){ "route", "--deps", "-", "x", NULL });
+    cr_expect_eq(r.status, 2);
+    wgt_result_free(&r);
+}

@@ -1647,6 +1647,8 @@ static const git_sub git_subs[] = {
 /* Options that make a read-only git command write or run programs. */
 static int git_bad_option(const char *t)
 {
+    if (t[0] != '-')
+        return 0;
     return strncmp(t, "--output", 8) == 0 || strncmp(t, "--ext-diff", 10) == 0 ||
            strncmp(t, "--exec", 6) == 0 || strncmp(t, "--open-files-in-pager", 21) == 0 ||
            (t[0] == '-' && t[1] == 'O') || strncmp(t, "--upload-pack", 13) == 0 ||
@@ -1733,9 +1735,19 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     const char *sub = W(j);
     const git_sub *g = NULL;
-    for (size_t k = 0; k < sizeof git_subs / sizeof *git_subs; k++)
-        if (strcmp(git_subs[k].sub, sub) == 0)
-            g = &git_subs[k];
+    size_t lo = 0, hi = sizeof git_subs / sizeof *git_subs;
+    while (lo < hi) {                   /* git_subs is sorted */
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(sub, git_subs[mid].sub);
+        if (c == 0) {
+            g = &git_subs[mid];
+            break;
+        }
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     if (!g) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " is not a known read-only git command",
                    v->via);

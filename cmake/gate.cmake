@@ -4,3 +4,4 @@
 add_executable(gate_bench ${PROJECT_SOURCE_DIR}/bench/gate.c)
 target_link_libraries(gate_bench PRIVATE waggle_static)
 set_target_properties(gate_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+

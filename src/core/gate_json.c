@@ -283,7 +283,7 @@ size_t ga_decode(const ga_val *v, char *buf, size_t cap)
         }
         char e = v->p[++i];
         if (e == 'u') {
-            unsigned u, lo;
+            unsigned u = 0, lo = 0;
             hex4(v->p + i + 1, &u);
             i += 4;
             unsigned long cp = u;

@@ -233,6 +233,14 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
                 return;
             }
         }
+        for (int j = i + 1; j + 1 < v->end; j++)
+            if (strcmp(sh_wtext(c, j), "-c") == 0 && !(c->w[j + 1].flags & SH_W_OPAQUE)) {
+                /* $SHELL -c '...': read the script anyway */
+                if (sh_parse_script(cx, sh_wtext(c, j + 1), c->w[j + 1].len,
+                                    "inside $SHELL -c") < 0)
+                    sh_coarse_scan(cx, sh_wtext(c, j + 1), c->w[j + 1].len);
+                break;
+            }
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.hidden_program",
                    "the program to run comes from an expansion or glob it cannot see",
                    NULL, NULL, v->via);
@@ -342,9 +350,10 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 
 /* ---- fail closed ----------------------------------------------------------- */
 
-/* Text the model cannot parse: destructive (gates at Normal and Trusted),
- * and critical when a never-autopass signal appears anywhere in it. */
-void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
+/* A token-level look for never-autopass signals in text the shell model
+ * cannot read as shell (unparseable input, inline code of other languages):
+ * the reason, or NULL. Crude on purpose: it only ever adds gating. */
+const char *sh_signal_scan(const char *s, size_t n)
 {
     static const char *const words[] = {
         "sudo", "doas", "pkexec", "su", "runuser", "mkfs", "wipefs", "mke2fs",
@@ -406,6 +415,14 @@ void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
         crit = "deletes what looks like / or the home directory";
     if (!crit && saw_push && saw_force && saw_prot)
         crit = "force-pushes what looks like a protected branch";
+    return crit;
+}
+
+/* Text the model cannot parse: destructive (gates at Normal and Trusted),
+ * and critical when a never-autopass signal appears anywhere in it. */
+void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
+{
+    const char *crit = sh_signal_scan(s, n);
     if (crit)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
                    "cannot be parsed and ", crit, NULL, NULL);

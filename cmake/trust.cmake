@@ -42,3 +42,10 @@ add_custom_command(
   VERBATIM)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/generated)
 target_sources(waggle_obj PRIVATE ${WG_STARTER_C})
+
+# bench/trust: PCRE2 interpreter vs JIT on the starter pack (not run by ctest).
+add_executable(trust_bench ${PROJECT_SOURCE_DIR}/bench/trust_bench.c)
+set_target_properties(trust_bench PROPERTIES
+  OUTPUT_NAME trust RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+target_link_libraries(trust_bench PRIVATE waggle_static)
+target_compile_definitions(trust_bench PRIVATE PCRE2_CODE_UNIT_WIDTH=8)

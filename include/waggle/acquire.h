@@ -30,7 +30,8 @@ extern "C" {
 #define WG_ACQUIRE_TIE_WINDOW 0.05
 #define WG_ACQUIRE_NAME_POINTS 2
 #define WG_ACQUIRE_CONTENT_POINTS 1
-enum { WG_ACQUIRE_MAX_CANDIDATES = 8, WG_ACQUIRE_SUMMARY_LIST = 3 };
+enum { WG_ACQUIRE_MAX_CANDIDATES = 8, WG_ACQUIRE_SUMMARY_LIST = 3,
+       WG_ACQUIRE_DESCRIPTION_MAX = 300 /* bytes of a candidate description */ };
 
 /* CapabilitySourceType (spec 3.1). */
 typedef enum {

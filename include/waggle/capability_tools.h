@@ -65,6 +65,10 @@ int wg_captool_execute(char **out, const wg_captool_env *env, const char *name,
  * missing args: WG_RISK_HIGH (fail closed). */
 wg_risk_level wg_captool_install_risk(const wg_captool_env *env, const json_t *args);
 
+/* The same as a plain callback for the gate's install_risk hook:
+ * ctx is a const wg_captool_env *. NULL ctx or any failure: WG_RISK_HIGH. */
+wg_risk_level wg_captool_install_risk_hook(void *ctx, const char *name, const char *source);
+
 /* Approval class for an install_capability call: the larger of
  * args._riskLevel (high->critical, medium->elevated, else standard) and
  * the class of wg_captool_install_risk. */

@@ -9,6 +9,7 @@
 #define WAGGLE_TEXT_H
 
 #include <stddef.h>
+#include <jansson.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,17 @@ int wg_text_fold(char **out, const char *s);
  * "plan" ~ "planning"). "memo" does not match "memory", "data" does not
  * match "database", "plan" does not match "planet". Empty needle: 0. */
 int wg_text_word_match(const char *folded_hay, const char *folded_needle);
+
+/* One display line: control characters and whitespace runs become one
+ * space, invalid UTF-8 bytes become '?', ends trimmed, cut to at most
+ * max_bytes at a character boundary. *out is new (free()). NULL s is "".
+ * Returns 0 or WG_ENOMEM. */
+int wg_text_one_line(char **out, const char *s, size_t max_bytes);
+
+/* A JSON string that never fails on bad bytes: s as is when it is valid
+ * UTF-8, else a copy with invalid bytes as '?'. NULL s gives "". New
+ * reference, NULL only when out of memory. */
+json_t *wg_text_json_string(const char *s);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,13 @@
 #include "waggle/shell.h"
 #include "waggle/gate.h"
 #include "waggle/permissions.h"
+#include "waggle/catalog.h"
+#include "waggle/catalog_tools.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
+#include "waggle/audit.h"
+#include "waggle/tier.h"
+#include "waggle/pool.h"
+#include "waggle/token.h"
 
 #endif
-#include "waggle/catalog.h"

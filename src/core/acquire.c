@@ -11,6 +11,7 @@
 #include "waggle/acquire.h"
 #include "waggle/marker.h"
 #include "waggle/error.h"
+#include "waggle/text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -238,7 +239,10 @@ static int push(wg_proposal *p, const wg_acquire_input *in, const char *name,
     c.match_score = score;
     c.install_action = avail == WG_AVAIL_INSTALLABLE;
     c.name = strdup(name);
-    c.description = strdup(description);
+    /* Descriptions come from files and marketplace listings: one line,
+     * bounded, so they cannot restructure the summary the agent reads. */
+    if (wg_text_one_line(&c.description, description, WG_ACQUIRE_DESCRIPTION_MAX) < 0)
+        c.description = NULL;
     c.match_reason = (reason && *reason) ? reason : strdup(fallback_reason);
     if (c.match_reason != reason)
         free(reason);
@@ -550,13 +554,13 @@ json_t *wg_candidate_json(const wg_candidate *c)
     json_t *o = json_object();
     if (!o)
         return NULL;
-    json_object_set_new(o, "name", json_string(c->name));
+    json_object_set_new(o, "name", wg_text_json_string(c->name));
     json_object_set_new(o, "type", json_string(wg_capability_type_name(c->type)));
     json_object_set_new(o, "availability", json_string(wg_availability_name(c->availability)));
-    json_object_set_new(o, "description", json_string(c->description));
+    json_object_set_new(o, "description", wg_text_json_string(c->description));
     json_object_set_new(o, "source", json_string(c->source));
     json_object_set_new(o, "matchScore", json_real(c->match_score));
-    json_object_set_new(o, "matchReason", json_string(c->match_reason));
+    json_object_set_new(o, "matchReason", wg_text_json_string(c->match_reason));
     json_object_set_new(o, "installAction",
                         c->install_action ? json_string("install_capability") : json_null());
     json_object_set_new(o, "trust", wg_trust_assessment_json(&c->trust));
@@ -573,9 +577,9 @@ json_t *wg_proposal_json(const wg_proposal *p)
     }
     for (size_t i = 0; i < p->count; i++)
         json_array_append_new(cands, wg_candidate_json(&p->candidates[i]));
-    json_object_set_new(o, "need", json_string(p->need));
+    json_object_set_new(o, "need", wg_text_json_string(p->need));
     json_object_set_new(o, "gapDetected", json_boolean(p->gap_detected));
-    json_object_set_new(o, "summary", json_string(p->summary));
+    json_object_set_new(o, "summary", wg_text_json_string(p->summary));
     json_object_set_new(o, "candidates", cands);
     json_object_set_new(o, "recommendation",
                         p->recommendation ? wg_candidate_json(p->recommendation) : json_null());

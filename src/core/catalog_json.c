@@ -73,6 +73,8 @@ static char *query_text(const json_t *v)
     return strndup(s, n);
 }
 
+/* matchScore is rounded to eighths: binary fractions print exactly in JSON
+ * ("5.375", never "5.3300000000000001"), and ranking is already decided. */
 static json_t *match_json(const wg_catalog_hit *h)
 {
     const wg_catalog_server *s = h->server;
@@ -83,7 +85,7 @@ static json_t *match_json(const wg_catalog_hit *h)
                      "id", s->id, "name", s->name, "category", s->category,
                      "description", s->description, "capabilities", caps,
                      "installCmd", s->install_cmd, "url", s->url, "official", s->official,
-                     "matchScore", round(h->score * 100.0) / 100.0);
+                     "matchScore", round(h->score * 8.0) / 8.0);
 }
 
 static int build_result(json_t **out, const wg_catalog *cat, const char *q,

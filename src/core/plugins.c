@@ -3,6 +3,7 @@
 #include "waggle/plugins.h"
 #include "waggle/skills.h"
 #include "waggle/error.h"
+#include "waggle/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,7 @@ static json_t *strv_json(char **v, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && i < n; i++)
-        json_array_append_new(a, json_string(v[i]));
+        json_array_append_new(a, wg_text_json_string(v[i]));
     return a;
 }
 
@@ -116,8 +117,8 @@ json_t *wg_plugin_json(const wg_plugin *p)
     json_t *o = json_object();
     if (!o)
         return NULL;
-    json_object_set_new(o, "name", json_string(p->name));
-    json_object_set_new(o, "description", json_string(p->description));
+    json_object_set_new(o, "name", wg_text_json_string(p->name));
+    json_object_set_new(o, "description", wg_text_json_string(p->description));
     json_object_set_new(o, "skills", strv_json(p->skills, p->n_skills));
     json_object_set_new(o, "mcpServers", strv_json(p->mcp_servers, p->n_mcp_servers));
     json_object_set_new(o, "tools", strv_json(p->tools, p->n_tools));

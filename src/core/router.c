@@ -283,12 +283,12 @@ json_t *wg_route_json(const wg_route *r)
     if (!o)
         return NULL;
     json_object_set_new(o, "source", json_string(wg_capability_source_name(r->source)));
-    json_object_set_new(o, "name", json_string(r->name));
+    json_object_set_new(o, "name", wg_text_json_string(r->name));
     json_object_set_new(o, "confidence", json_real(r->confidence));
-    json_object_set_new(o, "description", json_string(r->description));
+    json_object_set_new(o, "description", wg_text_json_string(r->description));
     json_object_set_new(o, "available", json_boolean(r->available));
     if (r->suggestion)
-        json_object_set_new(o, "suggestion", json_string(r->suggestion));
+        json_object_set_new(o, "suggestion", wg_text_json_string(r->suggestion));
     return o;
 }
 

@@ -202,3 +202,91 @@ int wg_text_word_match(const char *hay, const char *needle)
     free(stem);
     return hit;
 }
+
+/* Length of the valid UTF-8 sequence at s (n bytes available), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t k;
+    unsigned cp, min;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xE0) == 0xC0) { k = 2; cp = c & 0x1Fu; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { k = 3; cp = c & 0x0Fu; min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { k = 4; cp = c & 0x07u; min = 0x10000; }
+    else return 0;
+    if (k > n)
+        return 0;
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    return (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) ? 0 : k;
+}
+
+int wg_text_one_line(char **out, const char *s, size_t max_bytes)
+{
+    if (!s)
+        s = "";
+    size_t len = strlen(s);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = 0, i = 0;
+    int space = 0;
+    while (i < len) {
+        if (p[i] <= 0x20 || p[i] == 0x7f) {
+            space = n > 0;
+            i++;
+            continue;
+        }
+        size_t k = utf8_seq(p + i, len - i);
+        size_t need = (k ? k : 1) + (space ? 1 : 0);
+        if (n + need > max_bytes)
+            break;
+        if (space)
+            buf[n++] = ' ';
+        space = 0;
+        if (k == 0) {
+            buf[n++] = '?';
+            i++;
+        } else {
+            memcpy(buf + n, p + i, k);
+            n += k;
+            i += k;
+        }
+    }
+    buf[n] = '\0';
+    *out = buf;
+    return 0;
+}
+
+json_t *wg_text_json_string(const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    if (j)
+        return j;
+    size_t len = strlen(s);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_seq(p + i, len - i);
+        if (k == 0) {
+            copy[n++] = '?';
+            i++;
+        } else {
+            memcpy(copy + n, p + i, k);
+            n += k;
+            i += k;
+        }
+    }
+    copy[n] = '\0';
+    j = json_string(copy);
+    free(copy);
+    return j;
+}

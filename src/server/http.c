@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { LOG_PATH_MAX = 200 };
+enum { LOG_PATH_MAX = 200, URL_MAX = 8192 };
 
 typedef struct {
     unsigned long long t0;       /* µs, monotonic */
@@ -193,6 +193,8 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
                           "the Host header does not name this service");
     if (strcmp(method_s, "OPTIONS") == 0)
         return preflight(c, srv, st);
+    if (strlen(url) > URL_MAX)
+        return send_error(c, srv, st, 414, "URI_TOO_LONG", "the request path is too long");
 
     int token = 0;
     if (is_api_path(url)) {

@@ -78,6 +78,9 @@ enum {
 
 enum { WG_ROUTE_MAX_PARAMS = 4 };
 
+/* The Content-Type of every JSON answer (for wg_res_text of ready JSON). */
+#define WG_CONTENT_JSON "application/json; charset=utf-8"
+
 typedef struct wg_server_ctx wg_server_ctx;   /* service-wide handles, below */
 
 typedef struct wg_req {
@@ -145,6 +148,9 @@ struct wg_server_ctx {
     /* The MCP server catalog (waggle/catalog.h), with DATA_DIR/catalog.json
      * overlaid when valid. Never NULL. */
     const struct wg_catalog *catalog;
+    /* The confirmation gate (waggle/gate.h) with the registry's declared
+     * connector risk and the trust model's install risk as hooks. */
+    const struct wg_gate *gate;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;
@@ -156,6 +162,12 @@ struct wg_server_ctx {
  * are kept. Returns 0, WG_EIO, WG_ENOMEM. */
 int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
                           const void *arg);
+
+/* Appends one row to the audit log (event e.g. "approval_auto"; input is
+ * masked before it is stored; any argument but event may be NULL).
+ * Returns 0 or WG_E*; callers that must not fail the request may ignore it. */
+int wg_server_audit(const wg_server_ctx *ctx, const char *event, const char *tool,
+                    const json_t *input, const char *decision, const char *rule);
 
 /* The state pointer the named area's init stored, or NULL. */
 void *wg_server_area_state(const wg_server_ctx *ctx, const char *area);

@@ -3,7 +3,9 @@
 #include "server/server_int.h"
 #include "server/files.h"
 #include "waggle/catalog.h"
+#include "waggle/acquire.h"
 #include "waggle/connector.h"
+#include "waggle/gate.h"
 #include "waggle/error.h"
 #include "waggle/skills.h"
 #include "waggle/trust.h"
@@ -94,6 +96,7 @@ static void release(wg_server *srv)
     wg_trust_free(srv->trust);
     wg_skillset_free(srv->starter);
     wg_catalog_free(srv->catalog);
+    wg_gate_free(srv->gate);
     wg_connect_memvault_free(srv->conn_vault);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
@@ -133,6 +136,23 @@ static int init_tokens(wg_server *srv, const char *given)
     return 0;
 }
 
+/* Gate hooks: risk from the registry's table and the trust model, never
+ * from call arguments (ARCHITECTURE decisions). */
+static wg_risk_level hook_connector_risk(void *ctx, const char *tool)
+{
+    wg_server *srv = ctx;
+    wg_risk_level r = WG_RISK_UNKNOWN;
+    if (wg_registry_action_risk(&r, srv->ctx.registry, tool) < 0)
+        return WG_RISK_UNKNOWN;
+    return r;
+}
+
+static wg_risk_level hook_install_risk(void *ctx, const char *name, const char *source)
+{
+    wg_server *srv = ctx;
+    return wg_acquire_install_risk(srv->trust, srv->starter, name, source);
+}
+
 /* The handles every area shares (route.h, wg_server_ctx). */
 static int init_handles(wg_server *srv)
 {
@@ -157,7 +177,13 @@ static int init_handles(wg_server *srv)
     srv->ctx.vault = srv->conn_vault;
     if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
         return rc;
-    return wg_registry_load(srv->ctx.registry);
+    if ((rc = wg_registry_load(srv->ctx.registry)) < 0)
+        return rc;
+    wg_gate_hooks hooks = { srv, hook_connector_risk, hook_install_risk };
+    if ((rc = wg_gate_new(&srv->gate, &hooks)) < 0)
+        return rc;
+    srv->ctx.gate = srv->gate;
+    return 0;
 }
 
 static int init_areas(wg_server *srv)
@@ -275,4 +301,14 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
     free(text);
     free(path);
     return rc;
+}
+
+int wg_server_audit(const wg_server_ctx *ctx, const char *event, const char *tool,
+                    const json_t *input, const char *decision, const char *rule)
+{
+    /* Until the store's audit log is wired in, the row goes to the log. */
+    (void)input;
+    wg_server_logf(ctx, "audit event=%s tool=%s decision=%s rule=%s", event, tool ? tool : "-",
+                   decision ? decision : "-", rule ? rule : "-");
+    return 0;
 }

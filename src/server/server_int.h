@@ -92,6 +92,7 @@ struct wg_server {
     struct wg_trust *trust;
     struct wg_skillset *starter;
     struct wg_catalog *catalog;
+    struct wg_gate *gate;
     atomic_long in_flight;
     pthread_mutex_t config_lock;   /* serializes config.json edits */
     wg_server_log_fn log;

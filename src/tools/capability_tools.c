@@ -154,6 +154,14 @@ wg_risk_level wg_captool_install_risk(const wg_captool_env *env, const json_t *a
                                    arg_str(args, "source"));
 }
 
+wg_risk_level wg_captool_install_risk_hook(void *ctx, const char *name, const char *source)
+{
+    const wg_captool_env *env = ctx;
+    if (!env)
+        return WG_RISK_HIGH;
+    return wg_acquire_install_risk(env->trust, env->starter, name, source);
+}
+
 wg_approval_class wg_captool_install_approval(const wg_captool_env *env, const json_t *args)
 {
     wg_approval_class claimed = WG_APPROVAL_STANDARD;

@@ -97,8 +97,9 @@ void wgt_http_ex(wgt_http_res *r, const wgt_server *s, const char *method, const
 {
     memset(r, 0, sizeof *r);
     CURL *c = curl_easy_init();
-    char url[8192];
-    snprintf(url, sizeof url, "%s%s", s->base, path);
+    size_t ulen = strlen(s->base) + strlen(path) + 1;
+    char *url = malloc(ulen);
+    snprintf(url, ulen, "%s%s", s->base, path);
     buf b = { 0 }, h = { 0 };
     struct curl_slist *hl = NULL;
     char authz[256];
@@ -130,6 +131,7 @@ void wgt_http_ex(wgt_http_res *r, const wgt_server *s, const char *method, const
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
+    free(url);
     r->body = b.p ? b.p : strdup("");
     r->len = b.n;
     r->headers = h.p ? h.p : strdup("");

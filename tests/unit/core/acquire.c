@@ -60,6 +60,9 @@ Test(acquire, thresholds_are_the_spec_constants)
     cr_expect_eq(WG_ACQUIRE_STARTER_MIN, 0.1);
     cr_expect_eq(WG_ACQUIRE_MARKETPLACE_MIN, 0.1);
     cr_expect_eq(WG_ACQUIRE_HANDLED_MIN, 0.4);
+    cr_expect_eq(WG_ACQUIRE_BEST_ACTIVE_MIN, 0.3);
+    cr_expect_eq(WG_ACQUIRE_TIE_WINDOW, 0.05);
+    cr_expect_eq(WG_ACQUIRE_SUMMARY_LIST, 3);
     cr_expect_eq(WG_ACQUIRE_MAX_CANDIDATES, 8);
     cr_expect_eq(WG_ACQUIRE_NAME_POINTS, 2);
     cr_expect_eq(WG_ACQUIRE_CONTENT_POINTS, 1);
@@ -315,4 +318,29 @@ Test(acquire, null_need_is_einval)
     in.need = "x";
     in.trust = NULL;
     cr_expect_eq(wg_acquire_search(&p, &in), WG_EINVAL);
+}
+
+Test(acquire, property_sort_respects_the_tie_window_and_is_deterministic)
+{
+    /* Marketplace hits with chosen scores: within 0.05 the active native
+     * must come first; otherwise score order; equal keys keep input order. */
+    const char *tools[] = { "zeta_tool" };
+    wg_market_hit m[] = { { "m-one", "nothing", 0.62 }, { "m-two", "nothing", 0.62 },
+                          { "m-three", "nothing", 0.9 }, { "m-four", "nothing", 0.2 } };
+    wg_acquire_input in = { "zeta thing", tools, 1, NONE, NULL, m, 4, T };
+    wg_proposal p;
+    cr_assert_eq(wg_acquire_search(&p, &in), 0);
+    /* zeta_tool scores 2/1 -> 1.0 (name hit); m-three 0.9; m-one/m-two 0.62; m-four 0.2 */
+    const char *want[] = { "zeta_tool", "m-three", "m-one", "m-two", "m-four" };
+    cr_assert_eq(p.total, 5);
+    for (size_t i = 0; i < 5; i++)
+        cr_expect_str_eq(p.candidates[i].name, want[i], "position %zu", i);
+    wg_proposal_free(&p);
+    wg_market_hit close[] = { { "m-close", "nothing", 0.97 } };
+    in.marketplace = close;
+    in.n_marketplace = 1;
+    cr_assert_eq(wg_acquire_search(&p, &in), 0);
+    cr_expect_str_eq(p.candidates[0].name, "zeta_tool", "active wins within the 0.05 window");
+    cr_expect(p.already_handled);
+    wg_proposal_free(&p);
 }

@@ -143,4 +143,8 @@ Test(captool, approval_is_the_larger_of_claim_and_server_risk)
     cr_expect_eq(wg_captool_install_risk(&ENV, a), WG_RISK_HIGH);
     json_decref(a);
     cr_expect_eq(wg_captool_install_risk(&ENV, NULL), WG_RISK_HIGH);
+    cr_expect_eq(wg_captool_install_risk_hook(&ENV, "risk-assessment", "starter-pack"), WG_RISK_LOW);
+    cr_expect_eq(wg_captool_install_risk_hook(&ENV, "changelog-from-git", "starter-pack"), WG_RISK_MEDIUM);
+    cr_expect_eq(wg_captool_install_risk_hook(&ENV, "x", "starter-pack"), WG_RISK_HIGH);
+    cr_expect_eq(wg_captool_install_risk_hook(NULL, "risk-assessment", "starter-pack"), WG_RISK_HIGH);
 }

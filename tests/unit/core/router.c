@@ -198,3 +198,59 @@ Test(router, deps_with_wrong_types_are_einval)
     cr_expect_eq(wg_capdeps_from_json(&d, bad), WG_EINVAL);
     json_decref(bad);
 }
+
+Test(router, invalid_utf8_query_still_gives_json)
+{
+    wg_route_list l;
+    cr_assert_eq(wg_router_resolve(&l, wg_capdeps_router(D), "\xff\xfe zzz"), 0);
+    json_t *a = wg_route_list_json(&l);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 0), "name")), "?? zzz");
+    json_decref(a);
+    wg_route_list_free(&l);
+}
+
+Test(router, min_partial_length_constant)
+{
+    cr_expect_eq(WG_ROUTE_MIN_PARTIAL, 3);
+    const char *tools[] = { "ab_tool", "abc_tool" };
+    wg_router_deps d = { .tool_names = tools, .n_tool_names = 2 };
+    wg_route_list l;
+    cr_assert_eq(wg_router_resolve(&l, &d, "ab"), 0);
+    cr_expect_eq(l.items[0].source, WG_CAPSRC_MISSING);
+    wg_route_list_free(&l);
+    cr_assert_eq(wg_router_resolve(&l, &d, "abc"), 0);
+    cr_assert_eq(l.count, 1);
+    cr_expect_str_eq(l.items[0].name, "abc_tool");
+    wg_route_list_free(&l);
+    cr_assert_eq(wg_router_resolve(&l, &d, "AB_TOOL"), 0);
+    cr_expect_eq(l.items[0].confidence, 1.0);
+    wg_route_list_free(&l);
+}
+
+Test(router, property_equal_confidences_keep_scan_order)
+{
+    /* 40 tools that all match partially, in a shuffled-looking order,
+     * interleaved with skills: natives first (0.8) in input order, then
+     * skills (0.7) in input order. */
+    const char *tools[40];
+    char names[40][32];
+    wg_router_skill skills[20];
+    char snames[20][32];
+    for (int i = 0; i < 40; i++) {
+        snprintf(names[i], sizeof names[i], "%c%02d_report_tool", 'a' + (i * 7) % 26, i);
+        tools[i] = names[i];
+    }
+    for (int i = 0; i < 20; i++) {
+        snprintf(snames[i], sizeof snames[i], "report-%c%02d", 'z' - (i * 3) % 26, i);
+        skills[i] = (wg_router_skill){ snames[i], "" };
+    }
+    wg_router_deps d = { .tool_names = tools, .n_tool_names = 40, .skills = skills, .n_skills = 20 };
+    wg_route_list l;
+    cr_assert_eq(wg_router_resolve(&l, &d, "report"), 0);
+    cr_assert_eq(l.count, 60);
+    for (int i = 0; i < 40; i++)
+        cr_expect_str_eq(l.items[i].name, names[i]);
+    for (int i = 0; i < 20; i++)
+        cr_expect_str_eq(l.items[40 + i].name, snames[i]);
+    wg_route_list_free(&l);
+}

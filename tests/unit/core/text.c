@@ -79,3 +79,25 @@ Test(text, word_match_allows_inflections_only)
     cr_expect(!wg_text_word_match("abc", ""));
     cr_expect(!wg_text_word_match(NULL, "x"));
 }
+
+Test(text, one_line_collapses_and_cuts_at_characters)
+{
+    char *s = NULL;
+    cr_assert_eq(wg_text_one_line(&s, "  a\n\n## b\t\xff c  ", 100), 0);
+    cr_expect_str_eq(s, "a ## b ? c");
+    free(s);
+    cr_assert_eq(wg_text_one_line(&s, "\xc3\xa9\xc3\xa9\xc3\xa9", 5), 0);
+    cr_expect_str_eq(s, "\xc3\xa9\xc3\xa9");
+    free(s);
+}
+
+Test(text, json_string_survives_invalid_utf8)
+{
+    json_t *j = wg_text_json_string("ok\xff\xfe!");
+    cr_assert_not_null(j);
+    cr_expect_str_eq(json_string_value(j), "ok?" "?!");
+    json_decref(j);
+    j = wg_text_json_string(NULL);
+    cr_expect_str_eq(json_string_value(j), "");
+    json_decref(j);
+}

@@ -1,0 +1,195 @@
+/* Tests for `waggle catalog` (src/cli/cmd_catalog.c): output, exit codes,
+ * help, and import/export through a private data dir. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include "wgtest.h"
+
+static wgt_result run(const char *const *argv)
+{
+    wgt_result r;
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, argv), 0);
+    return r;
+}
+
+static json_t *json_of(const wgt_result *r)
+{
+    json_error_t e;
+    json_t *v = json_loads(r->out, 0, &e);
+    cr_assert_not_null(v, "not JSON (%s): %s", e.text, r->out);
+    return v;
+}
+
+Test(cli_catalog, search_crashes_puts_an_error_tracker_first)
+{
+    const char *argv[] = { "catalog", "search", "users report crashes in the app", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *v = json_of(&r);
+    const char *id = json_string_value(json_object_get(json_array_get(json_object_get(v, "matches"), 0), "id"));
+    cr_assert(strcmp(id, "sentry") == 0 || strcmp(id, "rollbar") == 0 || strcmp(id, "smartbear") == 0,
+              "top is %s", id);
+    json_decref(v);
+    wgt_result_free(&r);
+}
+
+Test(cli_catalog, search_options_after_words_and_category_filter)
+{
+    const char *argv[] = { "catalog", "search", "vector", "search", "--limit", "3", "--category",
+                           "database", "--compact", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "query")), "vector search");
+    cr_assert_eq(json_integer_value(json_object_get(v, "matchCount")), 3);
+    json_decref(v);
+    wgt_result_free(&r);
+}
+
+Test(cli_catalog, bad_usage_exits_2_with_a_reason)
+{
+    static const char *const cases[][6] = {
+        { "catalog", "search", NULL },
+        { "catalog", "search", "--limit", "many", "x", NULL },
+        { "catalog", "search", "--category", "Nope", "x", NULL },
+        { "catalog", "frobnicate", NULL },
+        { "catalog", "show", NULL },
+        { "catalog", "search", "   ", NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wgt_result r = run(cases[i]);
+        cr_assert_eq(r.status, 2, "case %zu: status %d", i, r.status);
+        cr_assert(strlen(r.err) > 0 || strstr(r.out, "query is required"), "case %zu says why", i);
+        wgt_result_free(&r);
+    }
+}
+
+Test(cli_catalog, help_teaches_with_an_example)
+{
+    const char *argv[] = { "catalog", "--help", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0);
+    cr_assert_not_null(strstr(r.out, "Usage: waggle catalog"));
+    cr_assert_not_null(strstr(r.out, "Examples:"));
+    wgt_result_free(&r);
+}
+
+Test(cli_catalog, normalize_prints_one_id_per_line)
+{
+    const char *argv[] = { "catalog", "normalize", "GitHub", "@modelcontextprotocol/server-github",
+                           "Slack MCP Server", "mcp", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0);
+    cr_assert_str_eq(r.out, "github\ngithub\nslack\n\n");
+    wgt_result_free(&r);
+}
+
+Test(cli_catalog, show_finds_any_spelling_and_fails_on_unknown)
+{
+    const char *argv[] = { "catalog", "show", "mcp-server-sentry", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "id")), "sentry");
+    cr_assert_not_null(json_object_get(v, "keywords"));
+    json_decref(v);
+    wgt_result_free(&r);
+    const char *argv2[] = { "catalog", "show", "no-such-server", NULL };
+    r = run(argv2);
+    cr_assert_eq(r.status, 1);
+    cr_assert_not_null(strstr(r.err, "no server with id"));
+    wgt_result_free(&r);
+}
+
+Test(cli_catalog, categories_prints_14)
+{
+    const char *argv[] = { "catalog", "categories", "--compact", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0);
+    json_t *v = json_of(&r);
+    cr_assert_eq(json_array_size(json_object_get(v, "categories")), 14);
+    json_decref(v);
+    wgt_result_free(&r);
+}
+
+Test(cli_catalog, import_merges_registry_servers_then_refuses_collisions)
+{
+    char *dir = wgt_tmpdir();
+    const char *imp[] = { "catalog", "import", "--data-dir", dir,
+                          WG_TEST_DATA_DIR "/catalog/registry_servers.json", NULL };
+    wgt_result r = run(imp);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "imported 2 servers"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "weather-alerts"), "%s", r.out);
+    wgt_result_free(&r);
+
+    const char *show[] = { "catalog", "show", "--data-dir", dir, "weather-alerts-mcp", NULL };
+    r = run(show);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "installCmd")), "npx -y @example-org/weather-alerts-mcp");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "author")), "example-org");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "name")), "Weather Alerts");
+    json_decref(v);
+    wgt_result_free(&r);
+
+    const char *show2[] = { "catalog", "show", "--data-dir", dir, "ledger", NULL };
+    r = run(show2);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "installCmd")),
+                     "npx -y mcp-remote https://mcp.example.com/ledger");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "url")), "https://example.com/ledger");
+    json_decref(v);
+    wgt_result_free(&r);
+
+    r = run(imp);   /* the same servers again */
+    cr_assert_eq(r.status, 2);
+    cr_assert_not_null(strstr(r.err, "weather-alerts"), "%s", r.err);
+    wgt_result_free(&r);
+
+    const char *col[] = { "catalog", "import", "--data-dir", dir,
+                          WG_TEST_DATA_DIR "/catalog/registry_collides.json", NULL };
+    r = run(col);
+    cr_assert_eq(r.status, 2);
+    cr_assert_not_null(strstr(r.err, "id \"sentry\" is used by two entries"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "someone/sentry-mcp"), "%s", r.err);
+    wgt_result_free(&r);
+
+    const char *bad[] = { "catalog", "import", "--data-dir", dir,
+                          WG_TEST_DATA_DIR "/catalog/registry_bad_identifier.json", NULL };
+    r = run(bad);
+    cr_assert_eq(r.status, 2);
+    cr_assert_not_null(strstr(r.err, "not allowed in an install command"), "%s", r.err);
+    wgt_result_free(&r);
+
+    const char *search[] = { "catalog", "search", "--data-dir", dir, "storm warnings", NULL };
+    r = run(search);
+    cr_assert_eq(r.status, 0);
+    v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(v, "matches"), 0), "id")),
+                     "weather-alerts");
+    json_decref(v);
+    wgt_result_free(&r);
+    wgt_rmtree(dir);
+    free(dir);
+}
+
+Test(cli_catalog, export_lists_every_server_in_registry_format)
+{
+    const char *argv[] = { "catalog", "export", "--compact", NULL };
+    wgt_result r = run(argv);
+    cr_assert_eq(r.status, 0);
+    json_t *v = json_of(&r);
+    json_t *servers = json_object_get(v, "servers");
+    cr_assert_geq(json_array_size(servers), 200);
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(v, "metadata"), "count")),
+                 (json_int_t)json_array_size(servers));
+    json_t *first = json_object_get(json_array_get(servers, 0), "server");
+    cr_assert_not_null(json_object_get(first, "name"));
+    cr_assert_not_null(json_object_get(json_object_get(first, "repository"), "url"));
+    json_decref(v);
+    wgt_result_free(&r);
+}

@@ -1,0 +1,281 @@
+/* routes_tools_execute.c - running connector tools over HTTP, through the
+ * confirmation gate (spec 7, 8.2; issue 7):
+ *   POST /api/tools/execute {tool, args, autonomy?}
+ *        200 {tool, result, decision}      ran (no confirmation needed, or
+ *                                          pre-approved by an elevated level)
+ *        202 {status:"pending_approval", approvalId, tool, expiresAt, decision}
+ *                                          nothing ran: a person must approve
+ *   POST /api/approval/:id {approved: true|false}
+ *        200 {approvalId, approved, result?}   approved runs the call once
+ *        400 approved is not a JSON boolean ("false" is not false: reference
+ *            13 item 9); 404 unknown id; 410 expired (after 5 minutes a
+ *            pending call counts as denied)
+ * Risk comes from the tool name and the registry's declared riskLevel,
+ * never from the arguments (ARCHITECTURE.md Decisions). autonomy is
+ * {level, expiresAt}: the level applies only while expiresAt is present, in
+ * the future and no further ahead than the server's cap (spec 7.5). */
+#include "server/route.h"
+#include "waggle/connector.h"
+#include "waggle/error.h"
+#include "waggle/gate.h"
+
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { APPROVAL_TTL_MS = 5 * 60 * 1000, MAX_PENDING = 1024 };
+
+typedef struct pending {
+    char id[33];
+    char *tool;
+    json_t *args;
+    long long expires_ms;
+    struct pending *next;
+} pending;
+
+typedef struct state {
+    wg_gate *gate;
+    pthread_mutex_t mu;
+    pending *head;
+    size_t n;
+} state;
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void iso_ms(char *buf, size_t n, long long ms)
+{
+    time_t s = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + k, n - k, ".%03lldZ", ms % 1000);
+}
+
+static void pending_free(pending *p)
+{
+    free(p->tool);
+    json_decref(p->args);
+    free(p);
+}
+
+/* Drops expired entries; caller holds the lock. */
+static void sweep(state *st, long long now)
+{
+    for (pending **pp = &st->head; *pp;) {
+        if ((*pp)->expires_ms <= now) {
+            pending *dead = *pp;
+            *pp = dead->next;
+            pending_free(dead);
+            st->n--;
+        } else {
+            pp = &(*pp)->next;
+        }
+    }
+}
+
+/* ---- autonomy ----------------------------------------------------------- */
+
+static long long parse_when(const json_t *v)
+{
+    if (json_is_integer(v))
+        return json_integer_value(v);
+    if (json_is_real(v))
+        return (long long)json_real_value(v);
+    if (!json_is_string(v))
+        return 0;
+    struct tm tm = { 0 };
+    const char *p = strptime(json_string_value(v), "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!p)
+        return 0;
+    return (long long)timegm(&tm) * 1000;
+}
+
+/* Fills *level; 0, or -1 after answering 400. */
+static int autonomy(wg_res *res, const wg_req *req, wg_autonomy *level)
+{
+    *level = WG_AUTONOMY_NORMAL;
+    json_t *a = json_object_get(req->body, "autonomy");
+    if (!a || json_is_null(a))
+        return 0;
+    const char *name = json_is_string(a) ? json_string_value(a)
+                                         : json_string_value(json_object_get(a, "level"));
+    wg_autonomy want;
+    if (!name || wg_autonomy_parse(&want, name) < 0) {
+        wg_res_error(res, 400, "INVALID_FIELD", "autonomy.level must be normal, trusted or yolo");
+        return -1;
+    }
+    long long until = json_is_object(a) ? parse_when(json_object_get(a, "expiresAt")) : 0;
+    long long now = now_ms(), cap = req->ctx->autonomy_cap_ms;
+    if (until > now && (cap <= 0 || until - now <= cap))
+        *level = want;
+    return 0;
+}
+
+static json_t *decision_json(const wg_gate_decision *d)
+{
+    return json_pack("{s:b,s:b,s:b,s:b,s:s,s:s,s:s,s:s}", "needsConfirmation",
+                     d->needs_confirmation, "needsConfirmationBase", d->needs_confirmation_base,
+                     "critical", d->critical, "autoApproved", d->auto_approved, "approvalClass",
+                     wg_approval_name(d->approval_class), "level", wg_autonomy_name(d->level),
+                     "rule", d->rule, "reason", d->reason);
+}
+
+/* ---- routes ----------------------------------------------------------------- */
+
+static int run(wg_res *res, const wg_req *req, const char *tool, const json_t *args,
+               json_t *extra)
+{
+    json_t *result = NULL;
+    int rc = wg_registry_execute(&result, req->ctx->registry, tool, args);
+    if (!result) {
+        json_decref(extra);
+        return rc;
+    }
+    json_t *out = json_pack("{s:s,s:o}", "tool", tool, "result", result);
+    json_object_update(out, extra);
+    json_decref(extra);
+    return wg_res_json(res, 200, out);
+}
+
+static int execute(wg_res *res, const wg_req *req)
+{
+    state *st = req->area_state;
+    const char *tool = NULL;
+    json_t *args = NULL;
+    wg_autonomy level;
+    if (wg_body_string(res, req, "tool", 1, &tool) < 0 ||
+        wg_body_object(res, req, "args", 0, &args) < 0 || autonomy(res, req, &level) < 0)
+        return 0;
+    wg_risk_level risk;
+    if (wg_registry_action_risk(&risk, req->ctx->registry, tool) < 0)
+        return wg_res_error(res, 404, "NOT_FOUND", "'%s' is not a connector tool", tool);
+    json_t *empty = args ? NULL : json_object();
+    const json_t *a = args ? args : empty;
+    wg_gate_decision d;
+    int rc = wg_gate_check_json(&d, st->gate, tool, a, level);
+    if (rc < 0) {
+        json_decref(empty);
+        return rc;
+    }
+    if (!d.needs_confirmation) {
+        rc = run(res, req, tool, a, json_pack("{s:o}", "decision", decision_json(&d)));
+        json_decref(empty);
+        return rc;
+    }
+    pending *p = calloc(1, sizeof *p);
+    unsigned char raw[16];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(p->id, sizeof p->id, raw, sizeof raw);
+    p->tool = strdup(tool);
+    p->args = json_deep_copy(a);
+    p->expires_ms = now_ms() + APPROVAL_TTL_MS;
+    json_decref(empty);
+    pthread_mutex_lock(&st->mu);
+    sweep(st, now_ms());
+    int full = st->n >= MAX_PENDING;
+    if (!full) {
+        p->next = st->head;
+        st->head = p;
+        st->n++;
+    }
+    pthread_mutex_unlock(&st->mu);
+    if (full) {
+        pending_free(p);
+        return wg_res_error(res, 429, "TOO_MANY_PENDING", "too many calls wait for approval");
+    }
+    char when[40];
+    iso_ms(when, sizeof when, p->expires_ms);
+    wg_server_logf(req->ctx, "approval %.8s… requested for %s", p->id, tool);
+    return wg_res_json(res, 202, json_pack("{s:s,s:s,s:s,s:s,s:o}", "status", "pending_approval",
+                                           "approvalId", p->id, "tool", tool, "expiresAt", when,
+                                           "decision", decision_json(&d)));
+}
+
+static int approval(wg_res *res, const wg_req *req)
+{
+    state *st = req->area_state;
+    const char *id = wg_req_param(req, "id");
+    json_t *v = json_object_get(req->body, "approved");
+    if (!json_is_boolean(v))   /* strictly true or false: "false" is not false */
+        return wg_res_error(res, 400, "INVALID_FIELD", "approved must be true or false (a JSON boolean)");
+    pthread_mutex_lock(&st->mu);
+    pending *found = NULL;
+    int expired = 0;
+    long long now = now_ms();
+    for (pending **pp = &st->head; *pp; pp = &(*pp)->next) {
+        if (strcmp((*pp)->id, id) == 0) {
+            found = *pp;
+            *pp = found->next;     /* single use */
+            st->n--;
+            expired = found->expires_ms <= now;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&st->mu);
+    if (!found)
+        return wg_res_error(res, 404, "NOT_FOUND", "no pending approval %s", id);
+    if (expired) {
+        pending_free(found);
+        return wg_res_error(res, 410, "APPROVAL_EXPIRED",
+                            "the approval expired after 5 minutes and counts as denied");
+    }
+    int rc;
+    if (json_is_true(v)) {
+        wg_server_logf(req->ctx, "approval %.8s… granted for %s", id, found->tool);
+        rc = run(res, req, found->tool, found->args,
+                 json_pack("{s:s,s:b}", "approvalId", id, "approved", 1));
+    } else {
+        wg_server_logf(req->ctx, "approval %.8s… denied for %s", id, found->tool);
+        rc = wg_res_json(res, 200, json_pack("{s:s,s:b}", "approvalId", id, "approved", 0));
+    }
+    pending_free(found);
+    return rc;
+}
+
+static int init(void **out, wg_server_ctx *ctx)
+{
+    state *st = calloc(1, sizeof *st);
+    if (!st)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    wg_gate_hooks hooks = { .ctx = ctx->registry, .connector_risk = wg_registry_connector_risk };
+    int rc = wg_gate_new(&st->gate, &hooks);
+    if (rc < 0) {
+        free(st);
+        return rc;
+    }
+    pthread_mutex_init(&st->mu, NULL);
+    *out = st;
+    return 0;
+}
+
+static void fini(void *p)
+{
+    state *st = p;
+    if (!st)
+        return;
+    while (st->head) {
+        pending *n = st->head->next;
+        pending_free(st->head);
+        st->head = n;
+    }
+    wg_gate_free(st->gate);
+    pthread_mutex_destroy(&st->mu);
+    free(st);
+}
+
+static const wg_http_route routes[] = {
+    { WG_HTTP_POST, "/api/tools/execute", execute,  WG_ROUTE_FREE, 0 },
+    { WG_HTTP_POST, "/api/approval/:id",  approval, WG_ROUTE_FREE, 0 },
+};
+
+const wg_route_area wg_routes_tools_execute = {
+    "tools_execute", routes, sizeof routes / sizeof routes[0], init, fini,
+};

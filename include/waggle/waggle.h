@@ -28,5 +28,11 @@
 #include "waggle/permissions.h"
 #include "waggle/catalog.h"
 #include "waggle/catalog_tools.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
+#include "waggle/audit.h"
+#include "waggle/tier.h"
+#include "waggle/pool.h"
+#include "waggle/token.h"
 
 #endif

@@ -1,0 +1,153 @@
+/* waggle/store.h - the storage interface under the vault, the audit log,
+ * pool state and settings.
+ *
+ * A wg_store is one open database. wg_store_open() opens the embedded SQLite
+ * back end at DATA_DIR/waggle.db (WAL journal, 5 s busy timeout, schema
+ * migrated to the current version on open). Other back ends (PostgreSQL, for
+ * several waggled replicas sharing state) plug in through the function table
+ * wg_store_backend and wg_store_open_backend(): every module above the store
+ * speaks only portable SQL through wg_store_exec() -- `?` placeholders,
+ * TEXT / BIGINT columns, blobs typed through the back end's blob_type,
+ * INSERT ... ON CONFLICT (...) DO UPDATE, no SQLite-only functions.
+ *
+ * Thread-safety: a wg_store may be shared by threads; calls are serialised
+ * by a recursive mutex, and a transaction (wg_store_begin .. commit/rollback)
+ * holds that mutex on the calling thread until it ends, so the transaction
+ * must begin and end on one thread. Several processes may open the same
+ * data dir at once: wg_store_begin(st, WG_STORE_TX_WRITE) takes the database
+ * write lock up front (SQLite BEGIN IMMEDIATE), so read-modify-write
+ * sequences (the audit hash chain, pool cooldowns) never interleave.
+ *
+ * Errors: WG_ESTORE (with the back end's message), WG_EBUSY (the write
+ * lock stayed taken past the busy timeout), WG_EINVAL, WG_ENOMEM, WG_EIO.
+ */
+#ifndef WAGGLE_STORE_H
+#define WAGGLE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wg_store wg_store;
+
+/* Opens (creating when missing) the SQLite store DATA_DIR/waggle.db, mode
+ * 0600, and migrates it. data_dir must exist (see wg_datadir_open). *out is
+ * new: free with wg_store_free. Returns 0, WG_EINVAL, WG_ESTORE, WG_ENOMEM. */
+int wg_store_open(wg_store **out, const char *data_dir);
+
+/* Closes the store. NULL is a no-op. Must not be called inside a
+ * transaction. */
+void wg_store_free(wg_store *st);
+
+/* The data dir the store was opened from (borrowed; NULL for a back end
+ * opened without one). */
+const char *wg_store_data_dir(const wg_store *st);
+
+/* Schema version the store is at after migration (>= 1). */
+int wg_store_schema_version(const wg_store *st);
+
+/* ---- portable SQL --------------------------------------------------- */
+
+typedef enum {
+    WG_STORE_NULL = 0,
+    WG_STORE_INT,      /* 64-bit integer (BIGINT) */
+    WG_STORE_TEXT,     /* UTF-8 text (TEXT) */
+    WG_STORE_BLOB      /* bytes (the back end's blob_type) */
+} wg_store_type;
+
+/* One bound parameter; p/len borrowed for the duration of the call. For
+ * TEXT, len may be (size_t)-1 meaning strlen(p). */
+typedef struct wg_store_value {
+    wg_store_type type;
+    int64_t i;
+    const void *p;
+    size_t len;
+} wg_store_value;
+
+#define WG_SV_NULL        ((wg_store_value){ WG_STORE_NULL, 0, NULL, 0 })
+#define WG_SV_INT(v)      ((wg_store_value){ WG_STORE_INT, (int64_t)(v), NULL, 0 })
+#define WG_SV_TEXT(s)     wg_store_value_text(s)
+
+/* A TEXT parameter, or NULL when s is NULL. */
+static inline wg_store_value wg_store_value_text(const char *s)
+{
+    wg_store_value v = { s ? WG_STORE_TEXT : WG_STORE_NULL, 0, s, (size_t)-1 };
+    return v;
+}
+#define WG_SV_BLOB(b, n)  ((wg_store_value){ WG_STORE_BLOB, 0, (b), (n) })
+
+/* A fully materialised result set (all rows read before exec returns). */
+typedef struct wg_store_rows wg_store_rows;
+
+/* Runs one statement with n parameters. When rows is non-NULL, *rows is new
+ * (free with wg_store_rows_free; it may hold zero rows). When changes is
+ * non-NULL, *changes is the number of rows inserted/updated/deleted.
+ * Returns 0, WG_ESTORE, WG_EBUSY, WG_EINVAL, WG_ENOMEM. */
+int wg_store_exec(wg_store *st, const char *sql, const wg_store_value *params,
+                  size_t n, wg_store_rows **rows, int64_t *changes);
+
+size_t wg_store_rows_count(const wg_store_rows *rows);
+size_t wg_store_rows_columns(const wg_store_rows *rows);
+/* Cell accessors: NULL / 0 for SQL NULL or out-of-range. Pointers are
+ * borrowed, valid until wg_store_rows_free. Text is NUL-terminated. */
+const char *wg_store_rows_text(const wg_store_rows *rows, size_t r, size_t c);
+int64_t wg_store_rows_int(const wg_store_rows *rows, size_t r, size_t c);
+const void *wg_store_rows_blob(const wg_store_rows *rows, size_t r, size_t c, size_t *len);
+int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
+/* Frees the rows, wiping cell memory first. NULL is a no-op. */
+void wg_store_rows_free(wg_store_rows *rows);
+
+typedef enum {
+    WG_STORE_TX_READ = 0,   /* consistent reads */
+    WG_STORE_TX_WRITE = 1   /* takes the write lock now (BEGIN IMMEDIATE) */
+} wg_store_tx;
+
+/* Transactions do not nest. Returns 0, WG_EBUSY, WG_ESTORE, WG_EINVAL
+ * (already in a transaction on this store). */
+int wg_store_begin(wg_store *st, wg_store_tx kind);
+int wg_store_commit(wg_store *st);
+/* Always ends the transaction; returns 0 or WG_ESTORE. */
+int wg_store_rollback(wg_store *st);
+
+/* ---- small settings table (key -> text), e.g. the vault's salt ------- */
+
+/* *out is new (free()). WG_ENOTFOUND when absent. */
+int wg_store_setting_get(char **out, wg_store *st, const char *key);
+int wg_store_setting_set(wg_store *st, const char *key, const char *value);
+
+/* ---- back-end interface (for back-end authors) ----------------------- */
+
+typedef struct wg_store_backend {
+    const char *name;          /* "sqlite", "postgres" */
+    const char *blob_type;     /* column type for WG_STORE_BLOB: "BLOB", "BYTEA" */
+    /* target: a file path for sqlite, a conninfo string for postgres. */
+    int (*open)(void **db, const char *target);
+    void (*close)(void *db);
+    int (*exec)(void *db, const char *sql, const wg_store_value *params,
+                size_t n, wg_store_rows **rows, int64_t *changes);
+    int (*begin)(void *db, wg_store_tx kind);
+    int (*commit)(void *db);
+    int (*rollback)(void *db);
+} wg_store_backend;
+
+/* The built-in SQLite back end. */
+const wg_store_backend *wg_store_sqlite_backend(void);
+
+/* Opens any back end and migrates it. data_dir may be NULL. */
+int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
+                          const char *target, const char *data_dir);
+
+/* For back ends: building a result set. wg_store_rows_new returns NULL on
+ * allocation failure; wg_store_rows_add_row appends an all-NULL row;
+ * wg_store_rows_set copies the value into the last row. */
+wg_store_rows *wg_store_rows_new(size_t columns);
+int wg_store_rows_add_row(wg_store_rows *rows);
+int wg_store_rows_set(wg_store_rows *rows, size_t c, const wg_store_value *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

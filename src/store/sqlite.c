@@ -1,0 +1,195 @@
+/* sqlite.c - the embedded SQLite back end of the store (waggle/store.h).
+ *
+ * One database file, WAL journal (readers never block the writer), a 5 s
+ * busy timeout so concurrent processes wait for the write lock instead of
+ * failing, synchronous=NORMAL (durable at checkpoints, safe under WAL), and
+ * BEGIN IMMEDIATE for write transactions so a read-modify-write sequence
+ * holds the lock from its first read. The file is created 0600. */
+#include "waggle/store.h"
+#include "waggle/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BUSY_TIMEOUT_MS 5000
+
+static int fail(sqlite3 *db, int code, const char *what)
+{
+    int wg = (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? WG_EBUSY : WG_ESTORE;
+    return wg_error_set(wg, "store: %s: %s", what, db ? sqlite3_errmsg(db) : sqlite3_errstr(code));
+}
+
+static int sq_open(void **out, const char *path)
+{
+    /* Create the file ourselves so it is 0600 from its first byte. */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return wg_error_set(WG_EIO, "cannot open %s: %s", path, strerror(errno));
+    close(fd);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                             SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        int e = fail(db, rc, "open");
+        sqlite3_close(db);
+        return e;
+    }
+    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    static const char *const pragmas[] = {
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA synchronous=NORMAL",
+        "PRAGMA foreign_keys=ON",
+    };
+    for (size_t i = 0; i < sizeof pragmas / sizeof *pragmas; i++) {
+        if ((rc = sqlite3_exec(db, pragmas[i], NULL, NULL, NULL)) != SQLITE_OK) {
+            int e = fail(db, rc, pragmas[i]);
+            sqlite3_close(db);
+            return e;
+        }
+    }
+    *out = db;
+    return 0;
+}
+
+static void sq_close(void *db)
+{
+    sqlite3_close(db);
+}
+
+static int bind(sqlite3 *db, sqlite3_stmt *s, const wg_store_value *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int k = (int)i + 1, rc = SQLITE_OK;
+        switch (p[i].type) {
+        case WG_STORE_NULL:
+            rc = sqlite3_bind_null(s, k);
+            break;
+        case WG_STORE_INT:
+            rc = sqlite3_bind_int64(s, k, p[i].i);
+            break;
+        case WG_STORE_TEXT:
+            rc = sqlite3_bind_text(s, k, p[i].p,
+                                   p[i].len == (size_t)-1 ? -1 : (int)p[i].len, SQLITE_TRANSIENT);
+            break;
+        case WG_STORE_BLOB:
+            rc = sqlite3_bind_blob(s, k, p[i].p ? p[i].p : "", (int)p[i].len, SQLITE_TRANSIENT);
+            break;
+        }
+        if (rc != SQLITE_OK)
+            return fail(db, rc, "bind");
+    }
+    return 0;
+}
+
+static int collect(wg_store_rows *rows, sqlite3_stmt *s)
+{
+    int rc = wg_store_rows_add_row(rows);
+    if (rc < 0)
+        return rc;
+    int nc = sqlite3_column_count(s);
+    for (int c = 0; c < nc; c++) {
+        wg_store_value v = WG_SV_NULL;
+        switch (sqlite3_column_type(s, c)) {
+        case SQLITE_INTEGER:
+            v = WG_SV_INT(sqlite3_column_int64(s, c));
+            break;
+        case SQLITE_FLOAT:
+            v = WG_SV_INT((int64_t)sqlite3_column_double(s, c));
+            break;
+        case SQLITE_TEXT:
+            v.type = WG_STORE_TEXT;
+            v.p = sqlite3_column_text(s, c);
+            v.len = (size_t)sqlite3_column_bytes(s, c);
+            break;
+        case SQLITE_BLOB:
+            v.type = WG_STORE_BLOB;
+            v.p = sqlite3_column_blob(s, c);
+            v.len = (size_t)sqlite3_column_bytes(s, c);
+            break;
+        default:
+            break;
+        }
+        if ((rc = wg_store_rows_set(rows, (size_t)c, &v)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int sq_exec(void *vdb, const char *sql, const wg_store_value *params,
+                   size_t n, wg_store_rows **out, int64_t *changes)
+{
+    sqlite3 *db = vdb;
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+    if (rc != SQLITE_OK)
+        return fail(db, rc, "prepare");
+    wg_store_rows *rows = NULL;
+    if ((rc = bind(db, s, params, n)) < 0)
+        goto done;
+    if (out && !(rows = wg_store_rows_new((size_t)sqlite3_column_count(s)))) {
+        rc = wg_error_set(WG_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (;;) {
+        int st = sqlite3_step(s);
+        if (st == SQLITE_DONE)
+            break;
+        if (st != SQLITE_ROW) {
+            rc = fail(db, st, "step");
+            goto done;
+        }
+        if (rows && (rc = collect(rows, s)) < 0)
+            goto done;
+    }
+    rc = 0;
+    if (changes)
+        *changes = sqlite3_changes64(db);
+    if (out) {
+        *out = rows;
+        rows = NULL;
+    }
+done:
+    wg_store_rows_free(rows);
+    sqlite3_finalize(s);
+    return rc;
+}
+
+static int simple(sqlite3 *db, const char *sql)
+{
+    int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? 0 : fail(db, rc, sql);
+}
+
+static int sq_begin(void *db, wg_store_tx kind)
+{
+    return simple(db, kind == WG_STORE_TX_WRITE ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+static int sq_commit(void *db) { return simple(db, "COMMIT"); }
+
+static int sq_rollback(void *db)
+{
+    if (sqlite3_get_autocommit(db))
+        return 0;   /* SQLite already rolled back (e.g. after SQLITE_FULL) */
+    return simple(db, "ROLLBACK");
+}
+
+static const wg_store_backend sqlite_backend = {
+    .name = "sqlite",
+    .blob_type = "BLOB",
+    .open = sq_open,
+    .close = sq_close,
+    .exec = sq_exec,
+    .begin = sq_begin,
+    .commit = sq_commit,
+    .rollback = sq_rollback,
+};
+
+const wg_store_backend *wg_store_sqlite_backend(void)
+{
+    return &sqlite_backend;
+}

@@ -1,0 +1,312 @@
+/* Tests for the encrypted vault (waggle/vault.h; issue #5, reference §11,
+ * §13.17). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "waggle/error.h"
+#include "waggle/store.h"
+#include "waggle/tier.h"
+#include "waggle/vault.h"
+#include "wgtest.h"
+
+static char *dir;
+static wg_store *st;
+static wg_vault *v;
+
+static void setup(void)
+{
+    unsetenv("WAGGLE_VAULT_PASSPHRASE");
+    dir = wgt_tmpdir();
+    cr_assert_eq(wg_store_open(&st, dir), 0, "%s", wg_error_last());
+    cr_assert_eq(wg_vault_open(&v, st), 0, "%s", wg_error_last());
+}
+
+static void teardown(void)
+{
+    wg_vault_free(v);
+    wg_store_free(st);
+    wgt_rmtree(dir);
+    free(dir);
+    v = NULL;
+    st = NULL;
+}
+
+/* True when needle occurs anywhere in the bytes of path. */
+static int file_contains(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    int hit = got && memmem(buf, got, needle, strlen(needle)) != NULL;
+    free(buf);
+    return hit;
+}
+
+TestSuite(vault, .init = setup, .fini = teardown);
+
+Test(vault, set_get_roundtrip_keeps_value_and_metadata)
+{
+    json_t *meta = json_pack("{s:s,s:[s,s]}", "credentialType", "bearer", "scopes", "repo", "user");
+    cr_assert_eq(wg_vault_set(v, "connector:github", "s3cret-value", 12, meta), 0);
+    json_decref(meta);
+    wg_vault_entry *e = NULL;
+    cr_assert_eq(wg_vault_get(&e, v, "connector:github"), 0, "%s", wg_error_last());
+    cr_assert_str_eq(e->value, "s3cret-value");
+    cr_assert_eq(e->value_len, 12);
+    cr_assert_str_eq(json_string_value(json_object_get(e->metadata, "credentialType")), "bearer");
+    cr_assert_eq(json_array_size(json_object_get(e->metadata, "scopes")), 2);
+    cr_assert_eq(strlen(e->updated_at), 24);
+    wg_vault_entry_free(e);
+}
+
+Test(vault, get_absent_is_enotfound)
+{
+    wg_vault_entry *e = NULL;
+    cr_assert_eq(wg_vault_get(&e, v, "nope"), WG_ENOTFOUND);
+    cr_assert_null(e);
+    cr_assert_eq(wg_vault_has(v, "nope"), 0);
+}
+
+Test(vault, bad_names_are_einval)
+{
+    cr_assert_eq(wg_vault_set(v, "", "x", 1, NULL), WG_EINVAL);
+    cr_assert_eq(wg_vault_set(v, "a\nb", "x", 1, NULL), WG_EINVAL);
+    char big[300];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    cr_assert_eq(wg_vault_set(v, big, "x", 1, NULL), WG_EINVAL);
+}
+
+Test(vault, secret_never_in_db_file_or_list)
+{
+    json_t *meta = json_pack("{s:s,s:s}", "credentialType", "api_key", "expiresAt", "2099-01-01T00:00:00Z");
+    cr_assert_eq(wg_vault_set(v, "openai", "sk-VERYSECRET-123", 17, meta), 0);
+    json_decref(meta);
+    wg_vault_entry *list = NULL;
+    size_t n = 0;
+    cr_assert_eq(wg_vault_list(&list, &n, v, NULL), 0);
+    cr_assert_eq(n, 1);
+    cr_assert_null(list[0].value);
+    char *dump = json_dumps(list[0].metadata, 0);
+    cr_assert_null(strstr(dump, "VERYSECRET"));
+    free(dump);
+    wg_vault_entries_free(list, n);
+    /* Close everything so WAL content is checkpointed into the db, then
+     * grep every file of the data dir. */
+    wg_vault_free(v);
+    v = NULL;
+    wg_store_free(st);
+    st = NULL;
+    static const char *files[] = { "waggle.db", "waggle.db-wal", "waggle.db-shm", "vault.key" };
+    for (size_t i = 0; i < 4; i++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        cr_assert_not(file_contains(p, "VERYSECRET"), "secret found in %s", files[i]);
+        cr_assert_not(file_contains(p, "2099-01-01"), "expiry in clear in %s", files[i]);
+    }
+}
+
+Test(vault, key_file_is_0600_32_bytes)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s/vault.key", dir);
+    struct stat sb;
+    cr_assert_eq(stat(p, &sb), 0);
+    cr_assert_eq(sb.st_mode & 0777, 0600);
+    cr_assert_eq(sb.st_size, 32);
+    snprintf(p, sizeof p, "%s/waggle.db", dir);
+    cr_assert_eq(stat(p, &sb), 0);
+    cr_assert_eq(sb.st_mode & 0077, 0);
+}
+
+Test(vault, wrong_key_fails_with_ecrypto)
+{
+    cr_assert_eq(wg_vault_set(v, "k", "value", 5, NULL), 0);
+    unsigned char other[32];
+    memset(other, 7, sizeof other);
+    wg_vault *w = NULL;
+    cr_assert_eq(wg_vault_open_key(&w, st, other), WG_ECRYPTO);
+    cr_assert_null(w);
+    cr_assert(strstr(wg_error_last(), "wrong vault key"));
+}
+
+Test(vault, corrupted_key_file_is_einval)
+{
+    wg_vault_free(v);
+    v = NULL;
+    char p[4200];
+    snprintf(p, sizeof p, "%s/vault.key", dir);
+    FILE *f = fopen(p, "wb");
+    fputs("short", f);
+    fclose(f);
+    cr_assert_eq(wg_vault_open(&v, st), WG_EINVAL);
+    cr_assert(strstr(wg_error_last(), "expected 32 bytes"));
+}
+
+Test(vault, tampered_ciphertext_is_ecrypto)
+{
+    cr_assert_eq(wg_vault_set(v, "k", "value-123", 9, NULL), 0);
+    cr_assert_eq(wg_store_exec(st, "UPDATE vault_entries SET ciphertext ="
+                               " X'00112233445566778899AABBCCDDEEFF00112233445566778899' WHERE name = 'k'",
+                               NULL, 0, NULL, NULL), 0);
+    wg_vault_entry *e = NULL;
+    cr_assert_eq(wg_vault_get(&e, v, "k"), WG_ECRYPTO);
+    cr_assert_null(e);
+    cr_assert(strstr(wg_error_last(), "tampered"));
+}
+
+Test(vault, moved_ciphertext_fails_ad_binding)
+{
+    cr_assert_eq(wg_vault_set(v, "connector:github", "ghp_abcdef", 10, NULL), 0);
+    cr_assert_eq(wg_vault_set(v, "connector:evil", "xxxx", 4, NULL), 0);
+    cr_assert_eq(wg_store_exec(st,
+        "UPDATE vault_entries SET nonce = (SELECT nonce FROM vault_entries WHERE name = 'connector:github'),"
+        " ciphertext = (SELECT ciphertext FROM vault_entries WHERE name = 'connector:github')"
+        " WHERE name = 'connector:evil'", NULL, 0, NULL, NULL), 0);
+    wg_vault_entry *e = NULL;
+    cr_assert_eq(wg_vault_get(&e, v, "connector:evil"), WG_ECRYPTO);
+    cr_assert_eq(wg_vault_get(&e, v, "connector:github"), 0);
+    wg_vault_entry_free(e);
+}
+
+Test(vault, passphrase_roundtrip_and_wrong_passphrase)
+{
+    wg_vault_free(v);
+    v = NULL;
+    wg_store_free(st);
+    wgt_rmtree(dir);
+    free(dir);
+    dir = wgt_tmpdir();
+    cr_assert_eq(wg_store_open(&st, dir), 0);
+    setenv("WAGGLE_VAULT_PASSPHRASE", "correct horse", 1);
+    cr_assert_eq(wg_vault_open(&v, st), 0, "%s", wg_error_last());
+    cr_assert_eq(wg_vault_set(v, "a", "pass-protected", 14, NULL), 0);
+    wg_vault_free(v);
+    v = NULL;
+    char p[4200];
+    snprintf(p, sizeof p, "%s/vault.key", dir);
+    cr_assert_neq(access(p, F_OK), 0, "no key file with a passphrase");
+    setenv("WAGGLE_VAULT_PASSPHRASE", "wrong horse", 1);
+    cr_assert_eq(wg_vault_open(&v, st), WG_ECRYPTO);
+    setenv("WAGGLE_VAULT_PASSPHRASE", "correct horse", 1);
+    cr_assert_eq(wg_vault_open(&v, st), 0);
+    wg_vault_entry *e = NULL;
+    cr_assert_eq(wg_vault_get(&e, v, "a"), 0);
+    cr_assert_str_eq(e->value, "pass-protected");
+    wg_vault_entry_free(e);
+    unsetenv("WAGGLE_VAULT_PASSPHRASE");
+}
+
+Test(vault, delete_and_list_prefix)
+{
+    cr_assert_eq(wg_vault_set(v, "anthropic", "k1-xxxx", 7, NULL), 0);
+    cr_assert_eq(wg_vault_set(v, "anthropic-2", "k2-xxxx", 7, NULL), 0);
+    cr_assert_eq(wg_vault_set(v, "openai", "k3-xxxx", 7, NULL), 0);
+    wg_vault_entry *list = NULL;
+    size_t n = 0;
+    cr_assert_eq(wg_vault_list(&list, &n, v, "anthropic"), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(list[1].name, "anthropic-2");
+    wg_vault_entries_free(list, n);
+    cr_assert_eq(wg_vault_delete(v, "openai"), 0);
+    cr_assert_eq(wg_vault_delete(v, "openai"), WG_ENOTFOUND);
+    cr_assert_eq(wg_vault_has(v, "anthropic-2"), 1);
+}
+
+Test(vault, connector_credential_set_get_refresh)
+{
+    json_t *scopes = json_pack("[s]", "repo");
+    wg_vault_credential_input in = { .type = "oauth2", .value = "at-123456", .refresh_token = "rt-98765",
+                                     .expires_at = "2030-01-01T00:00:00Z", .scopes = scopes };
+    cr_assert_eq(wg_vault_set_connector_credential(v, "gcal", &in), 0, "%s", wg_error_last());
+    json_decref(scopes);
+    wg_vault_credential *c = NULL;
+    int64_t now = 0;
+    wg_time_parse_iso(&now, "2029-12-31T23:59:59Z");
+    cr_assert_eq(wg_vault_get_connector_credential(&c, v, "gcal", now), 0);
+    cr_assert_str_eq(c->value, "at-123456");
+    cr_assert_str_eq(c->type, "oauth2");
+    cr_assert_str_eq(c->refresh_token, "rt-98765");
+    cr_assert_str_eq(c->expires_at, "2030-01-01T00:00:00Z");
+    cr_assert_eq(c->is_expired, 0);
+    wg_vault_credential_free(c);
+    /* Setting without a refresh token deletes the old one. */
+    wg_vault_credential_input in2 = { .value = "plain-key" };
+    cr_assert_eq(wg_vault_set_connector_credential(v, "gcal", &in2), 0);
+    cr_assert_eq(wg_vault_get_connector_credential(&c, v, "gcal", now), 0);
+    cr_assert_null(c->refresh_token);
+    cr_assert_str_eq(c->type, "api_key");
+    cr_assert_null(c->expires_at);
+    wg_vault_credential_free(c);
+    cr_assert_eq(wg_vault_has(v, "connector:gcal:refresh"), 0);
+}
+
+Test(vault, expiry_edges_fail_closed)
+{
+    int64_t t = 0;
+    wg_time_parse_iso(&t, "2030-01-01T00:00:00Z");
+    cr_assert_eq(wg_vault_is_expired(NULL, t), 0);
+    cr_assert_eq(wg_vault_is_expired("", t), 0);
+    cr_assert_eq(wg_vault_is_expired("garbage", t), 1, "unparseable expiry is expired");
+    cr_assert_eq(wg_vault_is_expired("2030-01-01T00:00:00Z", t - 1), 0);
+    cr_assert_eq(wg_vault_is_expired("2030-01-01T00:00:00Z", t), 1);
+    cr_assert_eq(wg_vault_is_expired("2030-01-01T00:00:00.001Z", t), 0);
+    cr_assert_eq(wg_vault_is_expired("2030-01-01T01:00:00+02:00", t), 1);
+    wg_vault_credential_input in = { .value = "tok-xxxx", .expires_at = "not a date" };
+    cr_assert_eq(wg_vault_set_connector_credential(v, "jira", &in), 0);
+    wg_vault_credential *c = NULL;
+    cr_assert_eq(wg_vault_get_connector_credential(&c, v, "jira", t), 0);
+    cr_assert_eq(c->is_expired, 1);
+    wg_vault_credential_free(c);
+}
+
+Test(vault, delete_connector_removes_subkeys_only)
+{
+    wg_vault_credential_input in = { .value = "tok-1111", .refresh_token = "ref-2222" };
+    cr_assert_eq(wg_vault_set_connector_credential(v, "git", &in), 0);
+    cr_assert_eq(wg_vault_set(v, "connector:git:email", "a@b.c", 5, NULL), 0);
+    cr_assert_eq(wg_vault_set(v, "connector:github", "other-key", 9, NULL), 0);
+    char **names = NULL;
+    size_t n = 0;
+    cr_assert_eq(wg_vault_delete_connector(v, "git", &names, &n), 0);
+    cr_assert_eq(n, 3);
+    cr_assert_str_eq(names[0], "connector:git");
+    cr_assert_str_eq(names[1], "connector:git:email");
+    cr_assert_str_eq(names[2], "connector:git:refresh");
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    cr_assert_eq(wg_vault_has(v, "connector:github"), 1);
+    cr_assert_eq(wg_vault_set_connector_credential(v, "../x", &in), WG_EINVAL);
+}
+
+Test(vault, seam_matches_connect_contract)
+{
+    json_t *meta = json_pack("{s:s}", "credentialType", "bearer");
+    cr_assert_eq(wg_vault_seam_set(v, "connector:slack", "xoxb-1", meta), 0);
+    json_decref(meta);
+    char *val = NULL;
+    json_t *m = NULL;
+    cr_assert_eq(wg_vault_seam_get(v, "connector:slack", &val, &m), 0);
+    cr_assert_str_eq(val, "xoxb-1");
+    cr_assert_str_eq(json_string_value(json_object_get(m, "credentialType")), "bearer");
+    free(val);
+    json_decref(m);
+    char **names = NULL;
+    size_t n = 0;
+    cr_assert_eq(wg_vault_seam_list(v, "connector:", &names, &n), 0);
+    cr_assert_eq(n, 1);
+    free(names[0]);
+    free(names);
+    cr_assert_eq(wg_vault_seam_get(v, "connector:none", &val, NULL), WG_ENOTFOUND);
+    cr_assert_eq(wg_vault_seam_del(v, "connector:slack"), 0);
+}

@@ -78,6 +78,9 @@ enum {
 
 enum { WG_ROUTE_MAX_PARAMS = 4 };
 
+/* The Content-Type of every JSON answer (for wg_res_text of ready JSON). */
+#define WG_CONTENT_JSON "application/json; charset=utf-8"
+
 typedef struct wg_server_ctx wg_server_ctx;   /* service-wide handles, below */
 
 typedef struct wg_req {

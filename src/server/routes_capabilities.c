@@ -12,7 +12,9 @@
  * Without deps, routing and acquisition see the local installation
  * (native tools, DATA_DIR/skills, DATA_DIR/plugins) plus the registry's
  * connectors. */
+#include "server/respcache.h"
 #include "server/route.h"
+#include "server/tiering.h"
 #include "waggle/acquire.h"
 #include "waggle/capdeps.h"
 #include "waggle/connector.h"
@@ -22,8 +24,10 @@
 #include "waggle/skills.h"
 #include "waggle/trust.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Slash commands of the agent (reference 8.2: at least these 13). */
 static const struct {
@@ -79,7 +83,50 @@ static int in_list(const json_t *list, const char *name)
     return 0;
 }
 
+/* What the status answer depends on: the plugins and skills folders, the
+ * settings file, and the current second (a file edited in place changes
+ * no folder, so an answer is reused for at most one second). */
+static uint64_t status_tag(const char *data_dir)
+{
+    static const char *const parts[] = { "plugins", "skills", "config.json" };
+    long long second = wg_tiering__now_ms() / 1000;
+    uint64_t h = wg_respcache__hash(0, &second, sizeof second);
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", data_dir, parts[i]);
+        if (stat(path, &st) != 0)
+            memset(&st, 0, sizeof st);
+        long long f[4] = { (long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                           (long long)st.st_mtim.tv_nsec };
+        h = wg_respcache__hash(h, f, sizeof f);
+    }
+    return h;
+}
+
+
+static int status_build(json_t **out, const wg_req *req);
+
 static int status(wg_res *res, const wg_req *req)
+{
+    uint64_t tag = status_tag(req->ctx->data_dir);
+    size_t len = 0;
+    char *hit = wg_respcache__get(req->area_state, "status", tag, &len);
+    if (hit)
+        return wg_res_text(res, 200, WG_CONTENT_JSON, hit, len);
+    json_t *out = NULL;
+    int rc = status_build(&out, req);
+    if (rc < 0)
+        return rc;
+    char *text = out ? json_dumps(out, JSON_COMPACT) : NULL;
+    json_decref(out);
+    if (!text)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    wg_respcache__put(req->area_state, "status", tag, text, strlen(text));
+    return wg_res_text(res, 200, WG_CONTENT_JSON, text, strlen(text));
+}
+
+static int status_build(json_t **out, const wg_req *req)
 {
     wg_plugin_list pl;
     int rc = wg_plugins_load(&pl, req->ctx->data_dir);
@@ -127,14 +174,15 @@ static int status(wg_res *res, const wg_req *req)
     json_decref(off);
     wg_plugin_list_free(&pl);
     wg_skillset_free(active);
-    return wg_res_json(res, 200, json_pack(
+    *out = json_pack(
         "{s:o,s:o,s:o,s:{s:I,s:I,s:I,s:i},s:o,s:{s:i,s:[]},s:o}",
         "plugins", plugins, "mcpServers", mcp, "skills", skills,
         "tools", "count", (json_int_t)(native + plugin_tools), "native", (json_int_t)native,
         "plugin", (json_int_t)plugin_tools, "mcp", 0,
         "commands", cmds,
         "hooks", "registered", HOOKS_REGISTERED, "recentActivity",
-        "workflows", wfs));
+        "workflows", wfs);
+    return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
 }
 
 typedef struct {
@@ -345,6 +393,17 @@ static const wg_http_route routes[] = {
     { WG_HTTP_POST, "/api/trust/assess",                       assess,  WG_ROUTE_FREE, 0 },
 };
 
+static int init(void **state, wg_server_ctx *ctx)
+{
+    (void)ctx;
+    return wg_respcache__new((wg_respcache **)state, 1);
+}
+
+static void fini(void *state)
+{
+    wg_respcache__free(state);
+}
+
 const wg_route_area wg_routes_capabilities = {
-    "capabilities", routes, sizeof routes / sizeof routes[0], NULL, NULL,
+    "capabilities", routes, sizeof routes / sizeof routes[0], init, fini,
 };

@@ -25,7 +25,7 @@ static int openapi(wg_res *res, const wg_req *req)
     if (!copy)
         return wg_error_set(WG_ENOMEM, "out of memory");
     memcpy(copy, wg_server__openapi_json, wg_server__openapi_len + 1);
-    return wg_res_text(res, 200, "application/json; charset=utf-8", copy, wg_server__openapi_len);
+    return wg_res_text(res, 200, WG_CONTENT_JSON, copy, wg_server__openapi_len);
 }
 
 static const wg_http_route routes[] = {

@@ -184,7 +184,7 @@ static int sub_search(int argc, char **argv, common_opts *o)
 
 static int sub_categories(int argc, char **argv, common_opts *o)
 {
-    int rc = parse_common(argc, argv, o, "+", NULL, NULL, NULL, "catalog categories");
+    int rc = parse_common(argc, argv, o, "", NULL, NULL, NULL, "catalog categories");
     if (rc)
         return rc;
     if (optind < argc)
@@ -199,7 +199,7 @@ static int sub_categories(int argc, char **argv, common_opts *o)
 
 static int sub_normalize(int argc, char **argv, common_opts *o)
 {
-    int rc = parse_common(argc, argv, o, "+", NULL, NULL, NULL, "catalog normalize");
+    int rc = parse_common(argc, argv, o, "", NULL, NULL, NULL, "catalog normalize");
     if (rc)
         return rc;
     if (optind >= argc)
@@ -219,7 +219,7 @@ static int sub_normalize(int argc, char **argv, common_opts *o)
 
 static int sub_show(int argc, char **argv, common_opts *o)
 {
-    int rc = parse_common(argc, argv, o, "+", NULL, NULL, NULL, "catalog show");
+    int rc = parse_common(argc, argv, o, "", NULL, NULL, NULL, "catalog show");
     if (rc)
         return rc;
     if (optind + 1 != argc)
@@ -240,7 +240,7 @@ static int sub_show(int argc, char **argv, common_opts *o)
 
 static int sub_export(int argc, char **argv, common_opts *o)
 {
-    int rc = parse_common(argc, argv, o, "+", NULL, NULL, NULL, "catalog export");
+    int rc = parse_common(argc, argv, o, "", NULL, NULL, NULL, "catalog export");
     if (rc)
         return rc;
     if (optind < argc)

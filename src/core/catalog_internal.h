@@ -105,6 +105,8 @@ struct wg_catalog {
 int wg_catalog__entry(wg_catalog_server *s, unsigned char *category,
                       const json_t *obj, const char *where);
 void wg_catalog__entry_clear(wg_catalog_server *s);
+/* 1 when installCmd is a known runner followed by plain words (catalog_load.c). */
+int wg_catalog__install_cmd_ok(const char *cmd);
 
 /* Uniqueness across all entries; origins[i] names entry i ("file #k").
  * Returns 0 or WG_EINVAL naming both entries. */

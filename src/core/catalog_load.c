@@ -37,6 +37,32 @@ static const struct {
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
+/* installCmd is shown to agents that may run it, so the catalog only holds
+ * plain launcher commands: a known runner, then words of [A-Za-z0-9] and
+ * @/._:+=~%?- only. No quotes, $, ;, |, &, `, redirections or globs, so
+ * nothing in a catalog file (a hand-edited overlay, an import) can smuggle
+ * shell syntax into a command someone copies. */
+static const char *const runners[] = { "npx", "uvx", "docker", "dnx", "pipx", "bunx" };
+
+int wg_catalog__install_cmd_ok(const char *cmd)
+{
+    size_t first = strcspn(cmd, " ");
+    int known = 0;
+    for (size_t i = 0; i < sizeof runners / sizeof runners[0]; i++)
+        if (strlen(runners[i]) == first && strncmp(cmd, runners[i], first) == 0)
+            known = 1;
+    if (!known)
+        return 0;
+    for (const char *p = cmd; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 (c == ' ' && p[1] != ' ' && p[1]) || strchr("@/._:+=~%?-", c);
+        if (!ok || !c)
+            return 0;
+    }
+    return 1;
+}
+
 void wg_catalog__entry_clear(wg_catalog_server *s)
 {
     free((void *)s->capabilities);
@@ -150,6 +176,10 @@ int wg_catalog__entry(wg_catalog_server *s, unsigned char *category,
     if (strncmp(tmp.url, "https://", 8) != 0 && strncmp(tmp.url, "http://", 7) != 0)
         return wg_error_set(WG_EINVAL, "%s \"%s\": url must start with https:// (got \"%s\")",
                             where, tmp.id, tmp.url);
+    if (!wg_catalog__install_cmd_ok(tmp.install_cmd))
+        return wg_error_set(WG_EINVAL, "%s \"%s\": installCmd must be npx, uvx, docker, dnx, pipx "
+                            "or bunx followed by plain words (no quotes, $, ;, |, &, `, < or >)",
+                            where, tmp.id);
     int rc = fill_lists(&tmp, json_object_get(obj, "capabilities"), json_object_get(obj, "keywords"));
     if (rc < 0)
         return rc;

@@ -17,7 +17,7 @@
 
 #define META_KEY "io.waggle/catalog"
 
-/* Package identifiers and urls: letters, digits and @/._:+-=?&%~ only. */
+/* Package identifiers and urls: letters, digits and @/._:+-=?%~ only. */
 static int safe_token(const char *s)
 {
     if (!s || !*s || strlen(s) > 300 || s[0] == '-')
@@ -25,7 +25,7 @@ static int safe_token(const char *s)
     for (const char *p = s; *p; p++) {
         unsigned char c = (unsigned char)*p;
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 strchr("@/._:+-=?&%~", c);
+                 strchr("@/._:+-=?%~", c);
         if (!ok || !c)
             return 0;
     }
@@ -136,6 +136,11 @@ static json_t *entry_from(const json_t *srv, const char *category, const wg_cata
     if (names_from(&id, &author, name) < 0)
         goto done;
     const char *install = str(meta, "installCmd");
+    if (install && !wg_catalog__install_cmd_ok(install)) {
+        wg_error_set(WG_EINVAL, "%s: _meta installCmd \"%s\" is not a plain launcher command",
+                     where, install);
+        goto done;
+    }
     if (!install && !(install = cmd = install_from(srv, where)))
         goto done;
     const char *title = str(srv, "title");
@@ -144,7 +149,8 @@ static json_t *entry_from(const json_t *srv, const char *category, const wg_cata
         cat = guess_category(ref, desc);
     e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", str(meta, "id") ? str(meta, "id") : id,
                   "name", title ? title : (str(meta, "id") ? str(meta, "id") : id),
-                  "description", desc, "author", *author ? author : "Community",
+                  "description", desc,
+                  "author", str(meta, "author") ? str(meta, "author") : (*author ? author : "Community"),
                   "category", cat, "url", url, "installCmd", install);
     if (!e) {
         wg_error_set(WG_ENOMEM, "out of memory");
@@ -154,6 +160,8 @@ static json_t *entry_from(const json_t *srv, const char *category, const wg_cata
     json_object_set_new(e, "capabilities", json_is_array(caps) ? json_deep_copy(caps) : json_array());
     json_object_set_new(e, "official", json_boolean(json_is_true(json_object_get(meta, "official"))));
     json_object_set_new(e, "keywords", json_is_array(kws) ? json_deep_copy(kws) : json_array());
+    if (str(meta, "logo"))
+        json_object_set_new(e, "logo", json_string(str(meta, "logo")));
 done:
     free(id);
     free(author);
@@ -212,8 +220,19 @@ static json_t *package_of(const char *cmd)
         if (len == 0 || strncmp(ident, "mcp-remote", len) == 0)
             return NULL;
         char *id = strndup(ident, len);
+        if (!id)
+            return NULL;
+        /* "pkg@1.2.3" / "@scope/pkg@latest": the registry keeps the version apart */
+        char *at = strrchr(id, '@');
+        const char *version = NULL;
+        if (at && at != id) {
+            *at = '\0';
+            version = at + 1;
+        }
         json_t *p = json_pack("{s:s, s:s, s:{s:s}}", "registryType", runners[r].registry_type,
-                              "identifier", id ? id : "", "transport", "type", "stdio");
+                              "identifier", id, "transport", "type", "stdio");
+        if (p && version && *version)
+            json_object_set_new(p, "version", json_string(version));
         free(id);
         return p;
     }
@@ -240,12 +259,15 @@ static json_t *server_of(const wg_catalog_server *s)
     char *name = registry_name(s);
     json_t *meta = NULL, *full = NULL;
     if (wg_catalog_server_json(&full, s) == 0) {
-        meta = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "id", json_object_get(full, "id"),
+        meta = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "id", json_object_get(full, "id"),
+                         "author", json_object_get(full, "author"),
                          "category", json_object_get(full, "category"),
                          "capabilities", json_object_get(full, "capabilities"),
                          "keywords", json_object_get(full, "keywords"),
                          "official", json_object_get(full, "official"),
                          "installCmd", json_object_get(full, "installCmd"));
+        if (meta && s->logo)
+            json_object_set_new(meta, "logo", json_string(s->logo));
         json_decref(full);
     }
     json_t *srv = json_pack("{s:s, s:s, s:s, s:s, s:{s:s}, s:{s:o}}", "name", name ? name : s->id,

@@ -70,7 +70,7 @@ const char *const wg_catalog__vocab[] = {
     "translate translation language",
     "secret password credential vault key",
     "vulnerability cve security scan audit",
-    "auth authentication login identity sso user",
+    "auth authentication login identity sso signin",
     "crm customer lead contact deal sales",
     "support helpdesk ticket customer",
     "marketing campaign newsletter audience",

@@ -54,6 +54,7 @@ static const struct {
     { "bad_missing_field.json", { "missing field \"installCmd\"", "#1", "bad_missing_field.json" } },
     { "bad_unknown_field.json", { "unknown field \"instalCmd\"", "#1", "bad_unknown_field.json" } },
     { "bad_not_json.json", { "not valid JSON", "bad_not_json.json", ":" } },
+    { "bad_install_cmd.json", { "installCmd must be npx", "\"alpha\"", "#1" } },
 };
 
 Test(catalog_unique, each_failure_mode_is_einval_naming_both_entries)

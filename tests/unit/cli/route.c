@@ -1,6 +1,7 @@
 /* Tests for `waggle route` (spec 2). */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trust_cli.h"
@@ -62,6 +63,10 @@ Test(cli_route, local_connectors_follow_the_vault)
     cr_expect_not_null(strstr(r.out, "\"available\": false"));
     wgt_result_free(&r);
 
+    /* A passphrase, not vault.key: the key-file reader trims trailing
+     * '\n', '\r' and ' ' from the 32 random bytes, so about 1 key in 85
+     * reads back as 31 bytes (reported to the store's owner). */
+    setenv("WAGGLE_VAULT_PASSPHRASE", "route-test-passphrase", 1);
     wg_store *st = NULL;
     wg_vault *v = NULL;
     cr_assert_eq(wg_store_open(&st, dir), 0, "%s", wg_error_last());
@@ -80,6 +85,7 @@ Test(cli_route, local_connectors_follow_the_vault)
     cr_expect_null(json_object_get(first, "suggestion"));
     json_decref(a);
     wgt_result_free(&r);
+    unsetenv("WAGGLE_VAULT_PASSPHRASE");
     wgt_rmtree(dir);
     free(dir);
 }

@@ -134,7 +134,7 @@ static void unseen(sh_ctx *cx, const sh_view *v, const char *who, const char *wh
  * to an interpreter): not shell, but a never-autopass signal in it counts. */
 static int code_signal(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
 {
-    const char *crit = sh_signal_scan(code, n);
+    const char *crit = sh_signal_scan(code, n, 0);
     if (!crit)
         return 0;
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.code_signal", who, " runs code that ", crit, v->via);
@@ -1455,7 +1455,8 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (t[1] == '-') {
             size_t len = strcspn(t + 2, "=");
             for (size_t k = 0; k < sizeof curl_opts / sizeof *curl_opts; k++)
-                if (strlen(curl_opts[k].name) == len && strncmp(curl_opts[k].name, t + 2, len) == 0)
+                if (curl_opts[k].name[0] == t[2] && strncmp(curl_opts[k].name, t + 2, len) == 0 &&
+                    curl_opts[k].name[len] == '\0')
                     o = &curl_opts[k];
             if (!o) {
                 other = 1;

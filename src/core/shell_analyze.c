@@ -329,7 +329,7 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
 
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
-    sh_view v = { c, 0, c->nw, 0, -1, via };
+    sh_view v = { c, 0, c->nw, 0, -1, NULL, via };
     if (c->overflow)
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.too_complex",
                    "a command has more words or redirections than the model checks",

@@ -113,6 +113,7 @@ typedef struct {
     int i, end;
     int hidden_args;        /* xargs appends arguments it cannot see */
     int placeholder;        /* target class of {} (find -exec), or -1 */
+    const char *repl;       /* xargs -I string the inner command gets, or NULL */
     const char *via;        /* "wrapped by env", "inside $(...)", ... */
 } sh_view;
 

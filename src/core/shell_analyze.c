@@ -77,7 +77,7 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
 /* ---- reserved words and assignments -------------------------------------- */
 
 static const char *const noop_words[] = {
-    "!", "do", "done", "elif", "else", "fi", "if", "then", "time", "until",
+    "!", "do", "done", "elif", "else", "fi", "if", "then", "until",
     "while", "{", "}",
 };
 

@@ -114,12 +114,15 @@ static int read_key_file(unsigned char key[32], const char *path)
     close(fd);
     int rc = 0;
     size_t len = n > 0 ? (size_t)n : 0;
-    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
-        len--;
     size_t got = 0;
     if (len == 32) {
-        memcpy(key, buf, 32);
-    } else if (len == 64 && sodium_hex2bin(key, 32, (char *)buf, 64, NULL, &got, NULL) == 0 &&
+        memcpy(key, buf, 32);   /* raw bytes: never trimmed, any byte is valid */
+        goto done;
+    }
+    /* The hex form (the original's) may end with a newline. */
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
+        len--;
+    if (len == 64 && sodium_hex2bin(key, 32, (char *)buf, 64, NULL, &got, NULL) == 0 &&
                got == 32) {
         /* hex form, as the original wrote it */
     } else {
@@ -127,6 +130,7 @@ static int read_key_file(unsigned char key[32], const char *path)
             "vault key file is corrupted: expected 32 bytes, got %zu. Move %s away to "
             "start a new vault (existing entries will no longer open)", len, path);
     }
+done:
     sodium_memzero(buf, sizeof buf);
     return rc;
 }

@@ -77,7 +77,7 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
 /* ---- reserved words and assignments -------------------------------------- */
 
 static const char *const noop_words[] = {
-    "!", "do", "done", "elif", "else", "fi", "if", "then", "time", "until",
+    "!", "do", "done", "elif", "else", "fi", "if", "then", "until",
     "while", "{", "}",
 };
 
@@ -329,7 +329,7 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
 
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
-    sh_view v = { c, 0, c->nw, 0, -1, via };
+    sh_view v = { c, 0, c->nw, 0, -1, NULL, via };
     if (c->overflow)
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.too_complex",
                    "a command has more words or redirections than the model checks",
@@ -353,7 +353,14 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 /* A token-level look for never-autopass signals in text the shell model
  * cannot read as shell (unparseable input, inline code of other languages):
  * the reason, or NULL. Crude on purpose: it only ever adds gating. */
-const char *sh_signal_scan(const char *s, size_t n)
+/* 1: separates tokens; 2: also skipped before a token ('$'). */
+static const unsigned char scan_sep[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1, [')'] = 1,
+    ['<'] = 1, ['>'] = 1, ['`'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1, ['{'] = 1, ['}'] = 1,
+    ['$'] = 2, [0] = 1,
+};
+
+const char *sh_signal_scan(const char *s, size_t n, int shell_text)
 {
     static const char *const words[] = {
         "sudo", "doas", "pkexec", "su", "runuser", "mkfs", "wipefs", "mke2fs",
@@ -363,17 +370,21 @@ const char *sh_signal_scan(const char *s, size_t n)
     int saw_rm = 0, saw_push = 0, saw_force = 0, saw_prot = 0, saw_pipe = 0, saw_root = 0;
     const char *crit = NULL;
     size_t i = 0;
-    for (size_t j = 0; j + 4 <= n; j++)
-        if (memcmp(s + j, "(){", 3) == 0 || memcmp(s + j, "() {", 4) == 0)
+    for (const char *q = s; shell_text && (q = memmem(q, n - (size_t)(q - s), "()", 2)); q += 2) {
+        const char *e = q + 2;
+        while (e < s + n && (*e == ' ' || *e == '\t'))
+            e++;
+        if (e < s + n && *e == '{')
             crit = "defines a function the way fork bombs do";
+    }
     while (i < n && !crit) {
-        while (i < n && strchr(" \t\n;&|()<>`$\"'\\{}", s[i])) {
+        while (i < n && scan_sep[(unsigned char)s[i]]) {
             if (s[i] == '|')
                 saw_pipe = 1;
             i++;
         }
         size_t k = 0;
-        while (i < n && !strchr(" \t\n;&|()<>`\"'\\{}", s[i])) {
+        while (i < n && scan_sep[(unsigned char)s[i]] != 1) {
             if (k + 1 < sizeof tok)
                 tok[k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
             i++;
@@ -422,7 +433,7 @@ const char *sh_signal_scan(const char *s, size_t n)
  * and critical when a never-autopass signal appears anywhere in it. */
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
 {
-    const char *crit = sh_signal_scan(s, n);
+    const char *crit = sh_signal_scan(s, n, 1);
     if (crit)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
                    "cannot be parsed and ", crit, NULL, NULL);

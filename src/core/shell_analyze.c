@@ -84,8 +84,13 @@ static const char *const noop_words[] = {
 static int is_noop_word(const char *w)
 {
     /* cheap reject first: every reserved word starts with one of these */
-    if (w[0] == '\0' || !strchr("!deftuwi{}", w[0]))
+    switch (w[0]) {
+    case '!': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
+    case '{': case '}':
+        break;
+    default:
         return 0;
+    }
     for (size_t i = 0; i < sizeof noop_words / sizeof *noop_words; i++)
         if (noop_words[i][0] == w[0] && strcmp(noop_words[i], w) == 0)
             return 1;
@@ -115,6 +120,8 @@ static int dangerous_var(const char *s, size_t n)
 /* Length of NAME in a NAME=value / NAME+=value word written unquoted, or 0. */
 size_t sh_assignment_name(const sh_cmd *c, int i)
 {
+    if (!memchr(sh_wtext(c, i), '=', c->w[i].len))
+        return 0;
     const char *r = c->src + c->w[i].raw_off;
     size_t n = c->w[i].raw_len, k = 0;
     if (n == 0 || !((r[0] >= 'a' && r[0] <= 'z') || (r[0] >= 'A' && r[0] <= 'Z') || r[0] == '_'))
@@ -204,7 +211,9 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
     int i = v->i;
     while (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && is_noop_word(sh_wtext(c, i)))
         i++;
-    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && strchr("fsce", sh_wtext(c, i)[0])) {
+    char first = i < v->end ? sh_wtext(c, i)[0] : '\0';
+    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) &&
+        (first == 'f' || first == 's' || first == 'c' || first == 'e')) {
         const char *w = sh_wtext(c, i);
         if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
             return;                     /* loop header: its words are data */
@@ -249,18 +258,19 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
 
     char name[48];
     int trusted;
-    if (!program_name(pt, pw->len, name, sizeof name, &trusted)) {
+    size_t nlen = program_name(pt, pw->len, name, sizeof name, &trusted);
+    if (!nlen) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", "runs a program it does not know",
                    NULL, NULL, v->via);
         return;
     }
-    if (is_function(cx, name)) {
+    if (cx->nfunc && is_function(cx, name)) {
         if (c->piped_in || c->piped_out || c->background)
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.fork_bomb", "the function ", name,
                        " calls itself through a pipe or in the background (fork bomb)", v->via);
         return;                         /* its body was analysed where defined */
     }
-    const sh_program *p = sh_program_find(name, strlen(name));
+    const sh_program *p = sh_program_find(name, nlen);
     if (!p) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                    " is not a known read-only program", NULL, v->via);

@@ -9,7 +9,8 @@
  *   line_ns    ns per --batch line (wg_gate_check_line: JSON line -> decision)
  * (CPU time of the thread) and prints one "key value" line each; bench/gate.sh sets them against the
  * JavaScript baseline (bench/gate_baseline.js) measured in the same run.
- * Usage: gate_bench CORPUS
+ *   readonly_p50  the same median over tests/data/gate/readonly.txt
+ * Usage: gate_bench CORPUS [READONLY_TXT]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
@@ -93,7 +94,7 @@ static double median_ns(const wg_gate *g, call *c, size_t n, size_t count, run_f
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: gate_bench CORPUS.jsonl\n");
+        fprintf(stderr, "usage: gate_bench CORPUS.jsonl [READONLY.txt]\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "r");
@@ -149,6 +150,33 @@ int main(int argc, char **argv)
             per[k++] = median_ns(g, &calls[i], 1, 1, run_bash, 200);
     qsort(per, nbash, sizeof *per, cmp_double);
     printf("bash_p50 %.1f\nbash_p90 %.1f\n", per[nbash / 2], per[nbash * 9 / 10]);
+    /* everyday read-only commands alone (tests/data/gate/readonly.txt) */
+    if (argc > 2 && (f = fopen(argv[2], "r")) != NULL) {
+        call ro[256];
+        double rt[256];
+        size_t nr = 0;
+        char *l = NULL;
+        size_t lc = 0;
+        ssize_t ll;
+        while ((ll = getline(&l, &lc, f)) > 0 && nr < 256) {
+            while (ll > 0 && l[ll - 1] == '\n')
+                l[--ll] = '\0';
+            if (ll == 0 || l[0] == '#')
+                continue;
+            memset(&ro[nr], 0, sizeof ro[nr]);
+            ro[nr].cmd = strdup(l);
+            ro[nr].cmd_len = (size_t)ll;
+            nr++;
+        }
+        free(l);
+        fclose(f);
+        for (size_t i = 0; i < nr; i++)
+            rt[i] = median_ns(g, &ro[i], 1, 1, run_bash, 200);
+        qsort(rt, nr, sizeof *rt, cmp_double);
+        printf("readonly_calls %zu\nreadonly_p50 %.1f\n", nr, nr ? rt[nr / 2] : 0.0);
+        for (size_t i = 0; i < nr; i++)
+            free(ro[i].cmd);
+    }
     printf("all_ns %.1f\n", median_ns(g, calls, n, n, run_all, 100));
     printf("line_ns %.1f\n", median_ns(g, calls, n, n, run_line, 100));
     free(per);

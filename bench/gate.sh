@@ -17,7 +17,7 @@ command -v node >/dev/null || { echo "gate.sh: node is needed for the baseline" 
 [ -f "$corpus" ] || node "$here/gate_corpus.js" "$corpus"
 cmake --build "$build" --target gate_bench waggle -j2 >/dev/null
 
-ours=$("$build/bench/gate_bench" "$corpus")
+ours=$("$build/bench/gate_bench" "$corpus" "$root/tests/data/gate/readonly.txt")
 base=$(node "$here/gate_baseline.js" --inproc "$corpus")
 get() { printf '%s\n' "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 
@@ -27,8 +27,8 @@ b1=$(get "$base" bash_ns); w1=$(get "$ours" bash_ns)
 b2=$(get "$base" all_ns); w2=$(get "$ours" all_ns)
 printf 'gate_inproc_bash   calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (mean ns/decision, median of 7)\n' \
     "$nb" "$b1" "$w1" "$(ratio "$b1" "$w1")"
-printf 'gate_inproc_bash   per-command median=%sns  p90=%sns  (waggle only; shell analysis + all four answers)\n' \
-    "$(get "$ours" bash_p50)" "$(get "$ours" bash_p90)"
+printf 'gate_inproc_bash   per-command median=%sns  p90=%sns  read-only median=%sns (%s commands)  (waggle only)\n' \
+    "$(get "$ours" bash_p50)" "$(get "$ours" bash_p90)" "$(get "$ours" readonly_p50)" "$(get "$ours" readonly_calls)"
 printf 'gate_inproc_all    calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (JSON args text -> decision)\n' \
     "$na" "$b2" "$w2" "$(ratio "$b2" "$w2")"
 

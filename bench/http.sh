@@ -5,7 +5,9 @@
 #
 # usage: bench/http.sh [BUILD_DIR]   (default build; needs wrk, node, and
 #        `npm install` run once in bench/http)
-# env:   RUNS (default 3, median reported), DURATION (default 4s), CONNS (64)
+# env:   RUNS (default 3, median reported), DURATION (default 4s), CONNS (64),
+#        PIN=1: one core each - both servers on CPU 1 (waggled with one
+#        worker thread, like Node's one event loop), wrk on CPU 0
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -32,7 +34,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$waggle" serve --data-dir "$tmp/data" --listen "127.0.0.1:$wport" 2>/dev/null &
+srv_pin=(); wrk_pin=(); wthreads=()
+if [ "${PIN:-0}" = 1 ]; then
+  srv_pin=(taskset -c 1); wrk_pin=(taskset -c 0); wthreads=(--threads 1)
+fi
+"${srv_pin[@]}" "$waggle" serve --data-dir "$tmp/data" --listen "127.0.0.1:$wport" "${wthreads[@]}" 2>/dev/null &
 wpid=$!
 for _ in $(seq 50); do [ -s "$tmp/data/api-token" ] && curl -sf "http://127.0.0.1:$wport/healthz" >/dev/null && break; sleep 0.1; done
 token=$(cat "$tmp/data/api-token")
@@ -45,14 +51,14 @@ curl -sf "${auth[@]}" -H 'Content-Type: application/json' \
   "http://127.0.0.1:$wport/api/gate/check" >"$tmp/cap/gate.json"
 curl -sf "${auth[@]}" "http://127.0.0.1:$wport/api/catalog/search?q=postgres&limit=10" >"$tmp/cap/search.json"
 
-node "$here/http/fastify.js" "$fport" "$token" "$tmp/cap" &
+"${srv_pin[@]}" node "$here/http/fastify.js" "$fport" "$token" "$tmp/cap" &
 fpid=$!
 for _ in $(seq 50); do curl -s "http://127.0.0.1:$fport/" >/dev/null 2>&1 && break; sleep 0.1; done
 
 # wrk output -> "rps p50_ms p99_ms"
 run_wrk() {
   local port=$1 path=$2 script=$3
-  wrk -t2 -c"$conns" -d"$dur" --latency -s "$here/http/$script" "http://127.0.0.1:$port$path" 2>/dev/null |
+  "${wrk_pin[@]}" wrk -t2 -c"$conns" -d"$dur" --latency -s "$here/http/$script" "http://127.0.0.1:$port$path" 2>/dev/null |
   awk '
     function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
     /Requests\/sec/ { rps = $2 }

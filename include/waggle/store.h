@@ -34,8 +34,12 @@ extern "C" {
 typedef struct wg_store wg_store;
 
 /* Opens (creating when missing) the SQLite store DATA_DIR/waggle.db, mode
- * 0600, and migrates it. data_dir must exist (see wg_datadir_open). *out is
- * new: free with wg_store_free. Returns 0, WG_EINVAL, WG_ESTORE, WG_ENOMEM. */
+ * 0600, and migrates it. data_dir must exist (see wg_datadir_open). When
+ * $WAGGLE_DATABASE_URL is set and non-empty, the PostgreSQL back end is
+ * opened on it instead (data_dir still holds config.json and key files;
+ * replicas sharing a database should share WAGGLE_VAULT_PASSPHRASE or one
+ * vault.key). *out is new: free with wg_store_free.
+ * Returns 0, WG_EINVAL, WG_EIO, WG_ESTORE, WG_ENOMEM. */
 int wg_store_open(wg_store **out, const char *data_dir);
 
 /* Closes the store. NULL is a no-op. Must not be called inside a
@@ -133,8 +137,10 @@ typedef struct wg_store_backend {
     int (*rollback)(void *db);
 } wg_store_backend;
 
-/* The built-in SQLite back end. */
+/* The built-in back ends: SQLite (one file) and PostgreSQL (libpq
+ * conninfo or postgres:// URL as the target; several replicas share it). */
 const wg_store_backend *wg_store_sqlite_backend(void);
+const wg_store_backend *wg_store_postgres_backend(void);
 
 /* Opens any back end and migrates it. data_dir may be NULL. */
 int wg_store_open_backend(wg_store **out, const wg_store_backend *be,

@@ -299,6 +299,21 @@ int wg_registry_is_connected(const wg_registry *reg, const char *id)
     return strcmp(wg_registry_status(reg, id), "connected") == 0;
 }
 
+int wg_registry_connected(json_t **out, const wg_registry *reg)
+{
+    json_t *ids = json_array();
+    for (size_t i = 0; ids && i < reg->n; i++)
+        if (wg_registry_is_connected(reg, reg->v[i].spec->id) &&
+            json_array_append_new(ids, json_string(reg->v[i].spec->id)) < 0) {
+            json_decref(ids);
+            ids = NULL;
+        }
+    if (!ids)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = ids;
+    return 0;
+}
+
 int wg_registry_definitions(json_t **out, const wg_registry *reg)
 {
     json_t *arr = json_array();
@@ -621,6 +636,23 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     int expired;
     creds_free(refresh(reg, e, &expired));
     return 0;
+}
+
+int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value)
+{
+    entry *e = find(reg, id);
+    if (!e)
+        return wg_error_set(WG_ENOTFOUND, "Connector not found");
+    int known = 0;
+    for (size_t i = 0; e->spec->settings && e->spec->settings[i] && name; i++)
+        known |= strcmp(e->spec->settings[i], name) == 0;
+    if (!known)
+        return wg_error_set(WG_EINVAL, "%s has no setting '%s'", id, name ? name : "");
+    if (!value || has_ctl(value))
+        return wg_error_set(WG_EINVAL, "setting values may not contain control characters");
+    if (!reg->has_vault)
+        return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
+    return set_sub(reg, id, name, value);
 }
 
 int wg_registry_disconnect(json_t **out, wg_registry *reg, const char *id)

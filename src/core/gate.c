@@ -97,8 +97,11 @@ static int decide_bash(wg_gate_decision *d, const char *cmd, size_t len, wg_shel
     d->needs_confirmation_base = v.cls != WG_SHELL_SAFE;
     d->critical = v.cls == WG_SHELL_CRITICAL;
     d->rule = v.rule;
-    memcpy(d->reason, v.reason, sizeof v.reason < sizeof d->reason ? sizeof v.reason : sizeof d->reason);
-    d->reason[sizeof d->reason - 1] = '\0';
+    size_t n = strnlen(v.reason, sizeof v.reason - 1);
+    if (n >= sizeof d->reason)
+        n = sizeof d->reason - 1;
+    memcpy(d->reason, v.reason, n);
+    d->reason[n] = '\0';
     return 0;
 }
 

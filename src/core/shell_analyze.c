@@ -77,15 +77,20 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
 /* ---- reserved words and assignments -------------------------------------- */
 
 static const char *const noop_words[] = {
-    "!", "do", "done", "elif", "else", "fi", "if", "then", "time", "until",
+    "!", "do", "done", "elif", "else", "fi", "if", "then", "until",
     "while", "{", "}",
 };
 
 static int is_noop_word(const char *w)
 {
     /* cheap reject first: every reserved word starts with one of these */
-    if (w[0] == '\0' || !strchr("!deftuwi{}", w[0]))
+    switch (w[0]) {
+    case '!': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
+    case '{': case '}':
+        break;
+    default:
         return 0;
+    }
     for (size_t i = 0; i < sizeof noop_words / sizeof *noop_words; i++)
         if (noop_words[i][0] == w[0] && strcmp(noop_words[i], w) == 0)
             return 1;
@@ -115,6 +120,8 @@ static int dangerous_var(const char *s, size_t n)
 /* Length of NAME in a NAME=value / NAME+=value word written unquoted, or 0. */
 size_t sh_assignment_name(const sh_cmd *c, int i)
 {
+    if (!memchr(sh_wtext(c, i), '=', c->w[i].len))
+        return 0;
     const char *r = c->src + c->w[i].raw_off;
     size_t n = c->w[i].raw_len, k = 0;
     if (n == 0 || !((r[0] >= 'a' && r[0] <= 'z') || (r[0] >= 'A' && r[0] <= 'Z') || r[0] == '_'))
@@ -204,7 +211,9 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
     int i = v->i;
     while (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && is_noop_word(sh_wtext(c, i)))
         i++;
-    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && strchr("fsce", sh_wtext(c, i)[0])) {
+    char first = i < v->end ? sh_wtext(c, i)[0] : '\0';
+    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) &&
+        (first == 'f' || first == 's' || first == 'c' || first == 'e')) {
         const char *w = sh_wtext(c, i);
         if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
             return;                     /* loop header: its words are data */
@@ -249,18 +258,19 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
 
     char name[48];
     int trusted;
-    if (!program_name(pt, pw->len, name, sizeof name, &trusted)) {
+    size_t nlen = program_name(pt, pw->len, name, sizeof name, &trusted);
+    if (!nlen) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", "runs a program it does not know",
                    NULL, NULL, v->via);
         return;
     }
-    if (is_function(cx, name)) {
+    if (cx->nfunc && is_function(cx, name)) {
         if (c->piped_in || c->piped_out || c->background)
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.fork_bomb", "the function ", name,
                        " calls itself through a pipe or in the background (fork bomb)", v->via);
         return;                         /* its body was analysed where defined */
     }
-    const sh_program *p = sh_program_find(name, strlen(name));
+    const sh_program *p = sh_program_find(name, nlen);
     if (!p) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                    " is not a known read-only program", NULL, v->via);
@@ -329,7 +339,7 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
 
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
-    sh_view v = { c, 0, c->nw, 0, -1, via };
+    sh_view v = { c, 0, c->nw, 0, -1, NULL, via };
     if (c->overflow)
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.too_complex",
                    "a command has more words or redirections than the model checks",
@@ -353,7 +363,14 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 /* A token-level look for never-autopass signals in text the shell model
  * cannot read as shell (unparseable input, inline code of other languages):
  * the reason, or NULL. Crude on purpose: it only ever adds gating. */
-const char *sh_signal_scan(const char *s, size_t n)
+/* 1: separates tokens; 2: also skipped before a token ('$'). */
+static const unsigned char scan_sep[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1, [')'] = 1,
+    ['<'] = 1, ['>'] = 1, ['`'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1, ['{'] = 1, ['}'] = 1,
+    ['$'] = 2, [0] = 1,
+};
+
+const char *sh_signal_scan(const char *s, size_t n, int shell_text)
 {
     static const char *const words[] = {
         "sudo", "doas", "pkexec", "su", "runuser", "mkfs", "wipefs", "mke2fs",
@@ -363,17 +380,21 @@ const char *sh_signal_scan(const char *s, size_t n)
     int saw_rm = 0, saw_push = 0, saw_force = 0, saw_prot = 0, saw_pipe = 0, saw_root = 0;
     const char *crit = NULL;
     size_t i = 0;
-    for (size_t j = 0; j + 4 <= n; j++)
-        if (memcmp(s + j, "(){", 3) == 0 || memcmp(s + j, "() {", 4) == 0)
+    for (const char *q = s; shell_text && (q = memmem(q, n - (size_t)(q - s), "()", 2)); q += 2) {
+        const char *e = q + 2;
+        while (e < s + n && (*e == ' ' || *e == '\t'))
+            e++;
+        if (e < s + n && *e == '{')
             crit = "defines a function the way fork bombs do";
+    }
     while (i < n && !crit) {
-        while (i < n && strchr(" \t\n;&|()<>`$\"'\\{}", s[i])) {
+        while (i < n && scan_sep[(unsigned char)s[i]]) {
             if (s[i] == '|')
                 saw_pipe = 1;
             i++;
         }
         size_t k = 0;
-        while (i < n && !strchr(" \t\n;&|()<>`\"'\\{}", s[i])) {
+        while (i < n && scan_sep[(unsigned char)s[i]] != 1) {
             if (k + 1 < sizeof tok)
                 tok[k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
             i++;
@@ -422,7 +443,7 @@ const char *sh_signal_scan(const char *s, size_t n)
  * and critical when a never-autopass signal appears anywhere in it. */
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
 {
-    const char *crit = sh_signal_scan(s, n);
+    const char *crit = sh_signal_scan(s, n, 1);
     if (crit)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
                    "cannot be parsed and ", crit, NULL, NULL);

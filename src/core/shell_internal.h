@@ -113,6 +113,7 @@ typedef struct {
     int i, end;
     int hidden_args;        /* xargs appends arguments it cannot see */
     int placeholder;        /* target class of {} (find -exec), or -1 */
+    const char *repl;       /* xargs -I string the inner command gets, or NULL */
     const char *via;        /* "wrapped by env", "inside $(...)", ... */
 } sh_view;
 
@@ -127,7 +128,7 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v);
 void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
                 const char *a, const char *b, const char *c, const char *via);
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n);
-const char *sh_signal_scan(const char *s, size_t n);
+const char *sh_signal_scan(const char *s, size_t n, int shell_text);
 
 /* ---- shell_target.c ---- */
 enum {

@@ -20,7 +20,7 @@ static const sh_program programs[] = {
     R(":", SAFE, NULL, NULL),
     R("[", SAFE, NULL, NULL),
     R("[[", SAFE, NULL, NULL),
-    R("alias", CHECK, sh_rule_forbid, NULL),
+    R("alias", CHECK, sh_rule_alias, NULL),
     R("arch", SAFE, NULL, NULL),
     R("ash", SHELL, sh_rule_shell, "inside ash -c"),
     R("awk", CHECK, sh_rule_awk, NULL),

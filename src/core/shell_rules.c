@@ -134,7 +134,7 @@ static void unseen(sh_ctx *cx, const sh_view *v, const char *who, const char *wh
  * to an interpreter): not shell, but a never-autopass signal in it counts. */
 static int code_signal(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
 {
-    const char *crit = sh_signal_scan(code, n);
+    const char *crit = sh_signal_scan(code, n, 0);
     if (!crit)
         return 0;
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.code_signal", who, " runs code that ", crit, v->via);
@@ -295,11 +295,22 @@ void sh_rule_xargs(sh_ctx *cx, const sh_view *v, const sh_program *p)
         "process-slot-var", NULL,
     };
     int j = sh_skip_opts(v, v->i + 1, "aEdILnPs", L_xargs);
+    const char *repl = NULL;
+    for (int k = v->i + 1; k < j; k++) {
+        const char *t = W(k);
+        if (strcmp(t, "-I") == 0 && k + 1 < j)
+            repl = W(k + 1);
+        else if (strncmp(t, "-I", 2) == 0 && t[2])
+            repl = t + 2;
+        else if (strncmp(t, "-i", 2) == 0 || strncmp(t, "--replace", 9) == 0)
+            repl = (t[1] == 'i' && t[2]) ? t + 2 : strchr(t, '=') ? strchr(t, '=') + 1 : "{}";
+    }
     if (j >= v->end)
         return;                         /* default command: echo */
     sh_view sub = *v;
     sub.i = j;
     sub.hidden_args = 1;
+    sub.repl = repl && *repl ? repl : "{}";
     sub.via = p->via;
     sh_analyze_view(cx, &sub);
 }
@@ -404,7 +415,7 @@ void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
             unseen(cx, v, p->name, " -c runs text it cannot see");
             return;
         }
-        if (v->hidden_args && strstr(W(j), "{}")) {
+        if (v->hidden_args && v->repl && strstr(W(j), v->repl)) {
             unseen(cx, v, p->name, " -c runs text xargs fills in");
             return;
         }
@@ -1352,7 +1363,6 @@ void sh_rule_forbid(sh_ctx *cx, const sh_view *v, const sh_program *p)
         { "tree", "-o" },
         { "xxd", "-r" }, { "xxd", "-revert" },
         { "history", "-c" }, { "history", "-d" }, { "history", "-w" }, { "history", "-a" },
-        { "alias", "" },
     };
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
@@ -1367,6 +1377,25 @@ void sh_rule_forbid(sh_ctx *cx, const sh_view *v, const sh_program *p)
             }
         }
     }
+}
+
+void sh_rule_alias(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int defines = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j), *eq = strchr(t, '=');
+        if (!eq || t[0] == '-')
+            continue;
+        defines = 1;
+        if (FL(j) & SH_W_OPAQUE) {
+            unseen(cx, v, "alias", " defines a command it cannot see");
+            return;
+        }
+        run_script(cx, eq + 1, strlen(eq + 1), "inside alias");
+    }
+    if (defines)
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.unsafe_option", p->name,
+                   " changes what later commands run", NULL, v->via);
 }
 
 void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p)
@@ -1455,7 +1484,8 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (t[1] == '-') {
             size_t len = strcspn(t + 2, "=");
             for (size_t k = 0; k < sizeof curl_opts / sizeof *curl_opts; k++)
-                if (strlen(curl_opts[k].name) == len && strncmp(curl_opts[k].name, t + 2, len) == 0)
+                if (curl_opts[k].name[0] == t[2] && strncmp(curl_opts[k].name, t + 2, len) == 0 &&
+                    curl_opts[k].name[len] == '\0')
                     o = &curl_opts[k];
             if (!o) {
                 other = 1;

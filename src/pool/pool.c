@@ -25,6 +25,7 @@ typedef struct entry {
     int64_t cooldown_until;    /* meaningful only in ST_COOLDOWN */
     char *last_error;          /* NULL = none */
     int64_t success, errors;
+    int dirty;                 /* changed since load: written back on save */
 } entry;
 
 struct wg_pool {
@@ -37,6 +38,7 @@ struct wg_pool {
     entry *e;
     size_t n, cap;
     size_t rr;                 /* round-robin index */
+    size_t rr_loaded;          /* as read from the store (-1: no row) */
 };
 
 static int64_t real_clock(void *ctx)
@@ -149,6 +151,7 @@ static int load(wg_pool *p)
         p->e[i].status = ST_ACTIVE;
         p->e[i].cooldown_until = 0;
         p->e[i].success = p->e[i].errors = 0;
+        p->e[i].dirty = 1;     /* no row yet: the first save creates it */
         set_error(&p->e[i], NULL);
     }
     p->rr = 0;
@@ -168,6 +171,7 @@ static int load(wg_pool *p)
         e->cooldown_until = wg_store_rows_int(rows, r, 2);
         e->success = wg_store_rows_int(rows, r, 4);
         e->errors = wg_store_rows_int(rows, r, 5);
+        e->dirty = 0;
         if ((rc = set_error(e, wg_store_rows_text(rows, r, 3))) < 0)
             break;
     }
@@ -178,8 +182,10 @@ static int load(wg_pool *p)
                             &prov, 1, &rows, NULL)) < 0)
         return rc;
     int64_t rr = wg_store_rows_int(rows, 0, 0);
+    int have_rr = wg_store_rows_count(rows) > 0;
     wg_store_rows_free(rows);
     p->rr = p->n && rr > 0 ? (size_t)rr % p->n : 0;
+    p->rr_loaded = have_rr ? (size_t)rr : (size_t)-1;
     return 0;
 }
 
@@ -188,6 +194,8 @@ static int save(wg_pool *p)
     int rc = 0;
     for (size_t i = 0; i < p->n && rc == 0; i++) {
         entry *e = &p->e[i];
+        if (!e->dirty)
+            continue;          /* only what this operation changed */
         wg_store_value v[7] = {
             WG_SV_TEXT(p->provider), WG_SV_TEXT(e->name), WG_SV_TEXT(status_names[e->status]),
             e->status == ST_COOLDOWN ? WG_SV_INT(e->cooldown_until) : WG_SV_NULL,
@@ -201,7 +209,7 @@ static int save(wg_pool *p)
             " success_count = excluded.success_count, error_count = excluded.error_count",
             v, 7, NULL, NULL);
     }
-    if (rc == 0) {
+    if (rc == 0 && p->rr != p->rr_loaded) {
         wg_store_value v[2] = { WG_SV_TEXT(p->provider), WG_SV_INT((int64_t)p->rr) };
         rc = wg_store_exec(p->st, "INSERT INTO pool_state (provider, rr_index) VALUES (?, ?)"
                            " ON CONFLICT (provider) DO UPDATE SET rr_index = excluded.rr_index",
@@ -246,6 +254,7 @@ static void recover(wg_pool *p, int64_t now)
     for (size_t i = 0; i < p->n; i++) {
         entry *e = &p->e[i];
         if (e->status == ST_COOLDOWN && now >= e->cooldown_until) {
+            e->dirty = 1;
             e->status = ST_ACTIVE;
             e->cooldown_until = 0;
             set_error(e, NULL);
@@ -315,6 +324,7 @@ static int op_error(wg_pool *p, int64_t now, void *v)
     if (e) {
         char buf[32];
         snprintf(buf, sizeof buf, "HTTP %d", a->status);
+        e->dirty = 1;
         e->errors++;
         int rc = set_error(e, a->msg ? a->msg : buf);
         if (rc < 0)
@@ -347,8 +357,10 @@ static int op_success(wg_pool *p, int64_t now, void *v)
 {
     (void)now;
     entry *e = by_key(p, v);
-    if (e)
+    if (e) {
         e->success++;
+        e->dirty = 1;
+    }
     return 0;
 }
 

@@ -1,19 +1,16 @@
 /* guard.c - the checks every request passes before routing: the Host header
  * (DNS-rebinding defence), the CORS origin list and the bearer token
- * (constant-time), plus the token files themselves. */
+ * (constant-time), plus the token files (the store's waggle/token.h). */
 #include "server/server_int.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
+#include "waggle/token.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Names a browser on this machine may legitimately use for the service. */
 static const char *const builtin_hosts[] = { "localhost", "127.0.0.1", "::1" };
@@ -89,64 +86,13 @@ int wg_guard__bearer(const wg_server *srv, const char *authorization)
     return admin ? 2 : api ? 1 : 0;
 }
 
-static int read_token(char **out, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
-    char buf[256];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    buf[strcspn(buf, "\r\n")] = '\0';
-    if (strlen(buf) < 16)
-        return wg_error_set(WG_EIO, "%s holds no usable token (at least 16 characters)", path);
-    char *t = strdup(buf);
-    sodium_memzero(buf, sizeof buf);
-    if (!t)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    *out = t;
-    return 0;
-}
-
 int wg_token__load_or_create(char **out, const char *data_dir, const char *name)
 {
     char *path = NULL;
     int rc = wg_datadir_path(&path, data_dir, name);
     if (rc < 0)
         return rc;
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0 && errno == EEXIST) {
-        rc = read_token(out, path);
-        free(path);
-        return rc;
-    }
-    if (fd < 0) {
-        rc = wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(errno));
-        free(path);
-        return rc;
-    }
-    unsigned char raw[32];
-    char hex[65];
-    randombytes_buf(raw, sizeof raw);
-    sodium_bin2hex(hex, sizeof hex, raw, sizeof raw);
-    sodium_memzero(raw, sizeof raw);
-    char line[66];
-    snprintf(line, sizeof line, "%s\n", hex);
-    ssize_t w = write(fd, line, strlen(line));
-    int closed = close(fd);
-    sodium_memzero(line, sizeof line);
-    if (w != (ssize_t)strlen(hex) + 1 || closed != 0) {
-        unlink(path);
-        rc = wg_error_set(WG_EIO, "cannot write %s", path);
-        free(path);
-        return rc;
-    }
+    rc = wg_token_load_or_create(out, path);
     free(path);
-    char *t = strdup(hex);
-    sodium_memzero(hex, sizeof hex);
-    if (!t)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    *out = t;
-    return 0;
+    return rc;
 }

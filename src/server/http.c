@@ -440,7 +440,7 @@ int wg_http__start(wg_server *srv, const char *host, unsigned port, unsigned thr
         MHD_OPTION_SOCK_ADDR, sa,
         MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16 * 1024,
         MHD_OPTION_CONNECTION_LIMIT, 1000u,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 512u,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,

@@ -13,6 +13,8 @@
 int wg_tiering__check(wg_res *res, const wg_server_ctx *ctx, wg_route_tier min);
 
 typedef struct {
+    int tier;                      /* wg_tier configured (FREE when none) */
+    int effective_tier;            /* wg_tier after the trial rules */
     char raw[16];                  /* parsed tier name, "FREE" when none */
     int has_tier;                  /* config.json named a valid tier */
     wg_route_tier effective;       /* TRIAL active -> ENTERPRISE rank */
@@ -26,8 +28,7 @@ typedef struct {
 /* Reads DATA_DIR/config.json. Never fails: unreadable means FREE. */
 int wg_tiering__read(wg_tier_info *info, const wg_server_ctx *ctx);
 
-/* ISO-8601 "YYYY-MM-DDTHH:MM:SS[.mmm][Z]" (UTC) -> ms epoch. 0 or -1. */
-int wg_tiering__iso_ms(long long *out, const char *iso);
+/* The real clock, ms since the epoch. */
 long long wg_tiering__now_ms(void);
 
 /* "FREE", "PRO", "TEAMS", "ENTERPRISE". */

@@ -347,6 +347,9 @@ int wg_store_open(wg_store **out, const char *data_dir)
 {
     if (!out || !data_dir || !*data_dir)
         return wg_error_set(WG_EINVAL, "wg_store_open: no data dir");
+    const char *url = getenv("WAGGLE_DATABASE_URL");
+    if (url && *url)
+        return wg_store_open_backend(out, wg_store_postgres_backend(), url, data_dir);
     size_t n = strlen(data_dir) + sizeof "/waggle.db";
     char *path = malloc(n);
     if (!path)

@@ -57,6 +57,14 @@ static void now_iso(char buf[32])
     wg_time_format_iso(buf, wg_time_now_ms());
 }
 
+static void wipe_free(void *p, size_t n)
+{
+    if (p) {
+        sodium_memzero(p, n);
+        free(p);
+    }
+}
+
 /* Seals msg under key with ad into a new nonce||ciphertext buffer. */
 static int seal(unsigned char **out, size_t *out_len, const unsigned char *key,
                 const unsigned char *msg, size_t len, const void *ad, size_t adlen)
@@ -80,13 +88,15 @@ static int unseal(unsigned char **out, size_t *out_len, const unsigned char *key
 {
     if (ctlen < TAG_BYTES)
         return wg_error_set(WG_ECRYPTO, "%s: ciphertext is truncated", what);
-    unsigned char *m = sodium_malloc(ctlen - TAG_BYTES + 1);
+    /* Plain malloc: guarded sodium_malloc pages cost two syscalls per call;
+     * every plaintext buffer is wiped with wipe_free instead. */
+    unsigned char *m = malloc(ctlen - TAG_BYTES + 1);
     if (!m)
         return wg_error_set(WG_ENOMEM, "out of memory");
     unsigned long long mlen = 0;
     if (crypto_aead_xchacha20poly1305_ietf_decrypt(m, &mlen, NULL, ct, ctlen, ad, adlen,
                                                    nonce, key) != 0) {
-        sodium_free(m);
+        wipe_free(m, ctlen - TAG_BYTES + 1);
         return wg_error_set(WG_ECRYPTO,
             "%s does not decrypt: wrong vault key, or the entry was tampered with or moved", what);
     }
@@ -114,12 +124,15 @@ static int read_key_file(unsigned char key[32], const char *path)
     close(fd);
     int rc = 0;
     size_t len = n > 0 ? (size_t)n : 0;
-    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
-        len--;
     size_t got = 0;
     if (len == 32) {
-        memcpy(key, buf, 32);
-    } else if (len == 64 && sodium_hex2bin(key, 32, (char *)buf, 64, NULL, &got, NULL) == 0 &&
+        memcpy(key, buf, 32);   /* raw bytes: never trimmed, any byte is valid */
+        goto done;
+    }
+    /* The hex form (the original's) may end with a newline. */
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
+        len--;
+    if (len == 64 && sodium_hex2bin(key, 32, (char *)buf, 64, NULL, &got, NULL) == 0 &&
                got == 32) {
         /* hex form, as the original wrote it */
     } else {
@@ -127,6 +140,7 @@ static int read_key_file(unsigned char key[32], const char *path)
             "vault key file is corrupted: expected 32 bytes, got %zu. Move %s away to "
             "start a new vault (existing entries will no longer open)", len, path);
     }
+done:
     sodium_memzero(buf, sizeof buf);
     return rc;
 }
@@ -156,6 +170,20 @@ static int create_key_file(unsigned char key[32], const char *path)
         return 0;
     if (err == EEXIST)
         return read_key_file(key, path);
+    if (err == EPERM || err == ENOSYS || err == EOPNOTSUPP) {
+        /* No hard links here (some FUSE/network file systems): exclusive
+         * create instead; a racing creator gets EEXIST and reads ours. */
+        int fd2 = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd2 < 0)
+            return errno == EEXIST ? read_key_file(key, path)
+                                   : wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(errno));
+        int ok2 = write(fd2, key, 32) == 32 && fsync(fd2) == 0;
+        close(fd2);
+        if (ok2)
+            return 0;
+        unlink(path);
+        return wg_error_set(WG_EIO, "cannot write %s", path);
+    }
     return wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(err));
 }
 
@@ -222,7 +250,7 @@ static int verify_key(wg_vault *v)
         return wg_error_set(WG_ECRYPTO,
             "wrong vault key: this vault was created with another key "
             "(check WAGGLE_VAULT_PASSPHRASE or DATA_DIR/vault.key)");
-    sodium_free(m);
+    wipe_free(m, ml);
     return 0;
 }
 
@@ -377,7 +405,7 @@ int wg_vault_set(wg_vault *v, const char *name, const char *value, size_t len,
     if (!meta)
         return wg_error_set(WG_ENOMEM, "out of memory");
     size_t ml = strlen(meta), pl = 4 + ml + len;
-    unsigned char *payload = sodium_malloc(pl ? pl : 1);
+    unsigned char *payload = malloc(pl ? pl : 1);
     if (!payload) {
         free(meta);
         return wg_error_set(WG_ENOMEM, "out of memory");
@@ -395,7 +423,7 @@ int wg_vault_set(wg_vault *v, const char *name, const char *value, size_t len,
     size_t sl = 0;
     rc = ad ? seal(&sealed, &sl, v->key, payload, pl, ad, adl)
             : wg_error_set(WG_ENOMEM, "out of memory");
-    sodium_free(payload);
+    wipe_free(payload, pl);
     free(ad);
     if (rc < 0)
         return rc;
@@ -438,7 +466,7 @@ static int open_row(wg_vault *v, wg_vault_entry *e, const wg_store_rows *rows, s
         return rc;
     size_t metal = ml >= 4 ? ((size_t)m[0] << 24 | (size_t)m[1] << 16 | (size_t)m[2] << 8 | m[3]) : 0;
     if (ml < 4 || metal > ml - 4) {
-        sodium_free(m);
+        wipe_free(m, ml);
         return wg_error_set(WG_ECRYPTO, "vault entry %s has a malformed payload", e->name);
     }
     e->metadata = json_loadb((const char *)m + 4, metal, 0, NULL);
@@ -450,13 +478,13 @@ static int open_row(wg_vault *v, wg_vault_entry *e, const wg_store_rows *rows, s
         e->value_len = ml - 4 - metal;
         e->value = malloc(e->value_len + 1);
         if (!e->value) {
-            sodium_free(m);
+            wipe_free(m, ml);
             return wg_error_set(WG_ENOMEM, "out of memory");
         }
         memcpy(e->value, m + 4 + metal, e->value_len);
         e->value[e->value_len] = '\0';
     }
-    sodium_free(m);   /* wipes */
+    wipe_free(m, ml);
     return 0;
 }
 

@@ -310,3 +310,50 @@ Test(vault, seam_matches_connect_contract)
     cr_assert_eq(wg_vault_seam_get(v, "connector:none", &val, NULL), WG_ENOTFOUND);
     cr_assert_eq(wg_vault_seam_del(v, "connector:slack"), 0);
 }
+
+Test(vault, raw_key_ending_in_whitespace_bytes_is_not_trimmed)
+{
+    /* Regression: a random key whose last byte is '\n', '\r' or ' ' was
+     * trimmed to 31 bytes and rejected as corrupted (about 1 key in 85). */
+    static const unsigned char tails[] = { '\n', '\r', ' ' };
+    for (size_t i = 0; i < sizeof tails; i++) {
+        char *d = wgt_tmpdir();
+        unsigned char key[32];
+        memset(key, 0x41 + (int)i, sizeof key);
+        key[31] = tails[i];
+        char p[4200];
+        snprintf(p, sizeof p, "%s/vault.key", d);
+        FILE *f = fopen(p, "wb");
+        fwrite(key, 1, sizeof key, f);
+        fclose(f);
+        wg_store *s2 = NULL;
+        wg_vault *v2 = NULL, *v3 = NULL;
+        cr_assert_eq(wg_store_open(&s2, d), 0);
+        cr_assert_eq(wg_vault_open(&v2, s2), 0, "tail %zu: %s", i, wg_error_last());
+        cr_assert_eq(wg_vault_open_key(&v3, s2, key), 0, "the same key, all 32 bytes");
+        wg_vault_free(v3);
+        wg_vault_free(v2);
+        wg_store_free(s2);
+        wgt_rmtree(d);
+        free(d);
+    }
+}
+
+Test(vault, hex_key_file_with_newline_is_accepted)
+{
+    wg_vault_free(v);
+    v = NULL;
+    wg_store_free(st);
+    wgt_rmtree(dir);
+    free(dir);
+    dir = wgt_tmpdir();
+    wgt_write_file(dir, "vault.key", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n");
+    cr_assert_eq(wg_store_open(&st, dir), 0);
+    cr_assert_eq(wg_vault_open(&v, st), 0, "%s", wg_error_last());
+    unsigned char key[32];
+    for (int i = 0; i < 32; i++)
+        key[i] = (unsigned char)i;
+    wg_vault *w = NULL;
+    cr_assert_eq(wg_vault_open_key(&w, st, key), 0);
+    wg_vault_free(w);
+}

@@ -16,7 +16,8 @@
  *
  * Events: approval_auto, approval_requested, approval_granted,
  * approval_denied, connector.<id>.<action>, tier_changed, vault_set,
- * vault_deleted, ... (free-form, 1..128 printable bytes).
+ * vault_deleted, vault_read, ... (free-form, 1..128 bytes, no spaces or
+ * control characters; WG_EINVAL otherwise).
  *
  * Thread-safety: a wg_audit may be shared by threads.
  * Errors: WG_EINVAL, WG_ESTORE, WG_EBUSY, WG_ENOMEM.

@@ -9,8 +9,9 @@
  * updatedAt stamp, nonce and ciphertext are stored (table vault_entries).
  *
  * The key: when WAGGLE_VAULT_PASSPHRASE is set (wg_vault_open), Argon2id
- * (crypto_pwhash, MODERATE limits) over the passphrase with a random salt
- * kept in the store's settings ("vault.salt"); otherwise DATA_DIR/vault.key,
+ * (crypto_pwhash, INTERACTIVE limits: about 0.2 s and 64 MiB) over the
+ * passphrase with a random salt kept in the store's settings ("vault.salt");
+ * otherwise DATA_DIR/vault.key,
  * 32 random bytes, created with mode 0600 on first use. A key check value
  * ("vault.check", a sealed known text) lets a wrong key fail at open with
  * WG_ECRYPTO instead of yielding garbage later.

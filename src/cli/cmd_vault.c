@@ -70,6 +70,9 @@ static int do_set(const char *cmd, storecli *s, const char *name, const opts *o)
 {
     char *val = NULL;
     size_t len = 0;
+    if (isatty(STDIN_FILENO))
+        fprintf(stderr, "waggle vault: type the value for %s, then Ctrl-D "
+                        "(it is read from stdin, never from the command line)\n", name);
     int rc = wg_cli_read_all(&val, &len, "-", 1 << 20);
     if (rc < 0)
         return wg_cli_error(cmd, rc);

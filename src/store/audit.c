@@ -144,8 +144,11 @@ static json_t *mask_value(const json_t *in, const secrets *s)
         const char *k;
         json_t *val;
         json_object_foreach((json_t *)in, k, val) {
-            json_object_set_new(o, k, is_secret_key(k) && !json_is_null(val)
-                                      ? json_string(MASK) : mask_value(val, s));
+            /* A secret pasted as a key name is scrubbed too. */
+            char *sk = scrub(k, s);
+            json_object_set_new(o, sk ? sk : k, is_secret_key(k) && !json_is_null(val)
+                                                ? json_string(MASK) : mask_value(val, s));
+            free(sk);
         }
         return o;
     }

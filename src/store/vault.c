@@ -170,6 +170,20 @@ static int create_key_file(unsigned char key[32], const char *path)
         return 0;
     if (err == EEXIST)
         return read_key_file(key, path);
+    if (err == EPERM || err == ENOSYS || err == EOPNOTSUPP) {
+        /* No hard links here (some FUSE/network file systems): exclusive
+         * create instead; a racing creator gets EEXIST and reads ours. */
+        int fd2 = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd2 < 0)
+            return errno == EEXIST ? read_key_file(key, path)
+                                   : wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(errno));
+        int ok2 = write(fd2, key, 32) == 32 && fsync(fd2) == 0;
+        close(fd2);
+        if (ok2)
+            return 0;
+        unlink(path);
+        return wg_error_set(WG_EIO, "cannot write %s", path);
+    }
     return wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(err));
 }
 

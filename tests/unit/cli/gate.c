@@ -105,3 +105,18 @@ Test(cli_gate, help_teaches)
     cr_expect(strstr(r.out, "exit status"));
     wgt_result_free(&r);
 }
+
+Test(cli_gate, args_from_stdin_and_batch_default_level)
+{
+    const char *a1[] = { "gate", "--json", "bash", "-", NULL };
+    wgt_result r = run("{\"command\":\"sudo ls\"}", a1);
+    cr_expect_eq(r.status, 3);
+    cr_expect(strstr(r.out, "\"rule\":\"critical.privilege\""), "%s", r.out);
+    wgt_result_free(&r);
+    const char *a2[] = { "gate", "--batch", "--level", "yolo", NULL };
+    r = run("{\"tool\":\"write_file\",\"args\":{}}\n{\"tool\":\"write_file\",\"level\":\"normal\"}\n", a2);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "\"level\":\"yolo\",\"needsConfirmation\":false"), "%s", r.out);
+    cr_expect(strstr(r.out, "\"level\":\"normal\",\"needsConfirmation\":true"), "%s", r.out);
+    wgt_result_free(&r);
+}

@@ -202,3 +202,19 @@ Test(audit, seam_logs_connector_execution)
     cr_assert_str_eq(ev[0].rule, "risk:medium");
     wg_audit_events_free(ev, n);
 }
+
+Test(audit, vault_value_used_as_key_name_is_scrubbed)
+{
+    wg_vault *v = NULL;
+    cr_assert_eq(wg_vault_open(&v, st), 0);
+    cr_assert_eq(wg_vault_set(v, "openai", "sk-LEAKED-9", 11, NULL), 0);
+    json_t *in = json_pack("{s:i,s:[s]}", "sk-LEAKED-9", 1, "list", "x sk-LEAKED-9 y");
+    json_t *out = NULL;
+    cr_assert_eq(wg_audit_mask(&out, in, v), 0);
+    char *s = json_dumps(out, JSON_SORT_KEYS | JSON_COMPACT);
+    cr_assert_str_eq(s, "{\"***\":1,\"list\":[\"x *** y\"]}");
+    free(s);
+    json_decref(out);
+    json_decref(in);
+    wg_vault_free(v);
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# run.sh - build waggle and run the main job. Installs what is missing first.
-#   scripts/run.sh            build, then a short demonstration of the gate
+# run.sh - build waggle and run the main job: the HTTP service on its embedded
+# SQLite default (127.0.0.1:3333, data dir $WAGGLE_DATA_DIR or ~/.waggle).
+# Installs what is missing first.
+#   scripts/run.sh            build, then `waggle serve` (Ctrl-C stops it cleanly)
 #   scripts/run.sh ARGS...    build, then `waggle ARGS...`
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,11 +12,7 @@ cmake --build build -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 if [ $# -gt 0 ]; then
   exec ./build/waggle "$@"
 fi
-demo() {
-  echo "\$ waggle gate $*"
-  ./build/waggle gate "$@" || echo "(exit $?)"
-  echo
-}
-demo --level yolo bash '{"command":"env rm -rf ~/"}'
-demo bash '{"command":"ls -la | wc -l"}'
-demo --level trusted connector_github_create_issue '{}'
+dir=${WAGGLE_DATA_DIR:-$HOME/.waggle}
+echo "waggle: the API token is in $dir/api-token; try:"
+echo "  curl -H \"Authorization: Bearer \$(cat $dir/api-token)\" localhost:${WAGGLE_PORT:-3333}/api/capabilities/status"
+exec ./build/waggle serve

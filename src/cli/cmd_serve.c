@@ -19,6 +19,7 @@ static void usage(FILE *to)
     fprintf(to,
         "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
+        "                    [--autonomy-cap MINUTES]\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -36,6 +37,8 @@ static void usage(FILE *to)
         "  --cors-origin ORIGIN allow browser calls from this exact origin (repeatable;\n"
         "                       also $WAGGLE_CORS_ORIGINS). None by default.\n"
         "  --threads N          worker threads (default: the number of cores)\n"
+        "  --autonomy-cap MIN   how far ahead an autonomy override's expiresAt may be\n"
+        "                       for it to apply (spec 7.5; default 480 = 8 h)\n"
         "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
@@ -77,6 +80,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "allow-host", required_argument, NULL, 'H' },
         { "cors-origin", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
+        { "autonomy-cap", required_argument, NULL, 'A' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -94,6 +98,14 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             if (*end || t < 1 || t > 256)
                 return wg_cli_usage(argv[0], "--threads must be 1-256");
             opt.threads = (unsigned)t;
+            break;
+        }
+        case 'A': {
+            char *end;
+            long m = strtol(optarg, &end, 10);
+            if (*end || m < 1 || m > 7 * 24 * 60)
+                return wg_cli_usage(argv[0], "--autonomy-cap must be 1-10080 minutes");
+            opt.autonomy_cap_ms = (long long)m * 60000;
             break;
         }
         default: return wg_cli_usage(argv[0], "unknown option");

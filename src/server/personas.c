@@ -240,6 +240,7 @@ int wg_personas__create(json_t **out, const char *data_dir, const json_t *body)
 /* ---- generation -------------------------------------------------------- */
 
 typedef struct {
+    const char *label;            /* names a generated persona: "<label> assistant" */
     const char *const *stems;     /* a word starting with a stem triggers the row */
     const char *const *tools;
 } keyword_row;
@@ -260,8 +261,10 @@ static const char *const s_connect[] = { "connect", "integrat", "slack", "github
 static const char *const k_connect[] = { "list_connectors", "find_connector", "acquire_capability", NULL };
 
 static const keyword_row keyword_table[] = {
-    { s_research, k_research }, { s_code, k_code }, { s_write, k_write },
-    { s_review, k_review }, { s_plan, k_plan }, { s_data, k_data }, { s_connect, k_connect },
+    { "Research", s_research, k_research }, { "Coding", s_code, k_code },
+    { "Writing", s_write, k_write },        { "Review", s_review, k_review },
+    { "Planning", s_plan, k_plan },         { "Data", s_data, k_data },
+    { "Integration", s_connect, k_connect },
 };
 
 static const char *const base_tools[] = { "search_memory", "get_identity", NULL };
@@ -351,6 +354,7 @@ int wg_personas__generate(json_t **out, const char *data_dir, const char *descri
     size_t n = words_of(buf, words, 256);
     json_t *tools = json_array();
     json_t *matched = json_array();
+    const char *label = NULL;
     for (const char *const *t = base_tools; *t; t++)
         add_tool(tools, *t, read_only);
     for (size_t r = 0; r < sizeof keyword_table / sizeof *keyword_table; r++) {
@@ -361,6 +365,8 @@ int wg_personas__generate(json_t **out, const char *data_dir, const char *descri
                     hit = 1;
                     json_array_append_new(matched, json_string(*s));
                 }
+        if (hit && !label)
+            label = keyword_table[r].label;
         if (hit)
             for (const char *const *t = keyword_table[r].tools; *t; t++)
                 add_tool(tools, *t, read_only);
@@ -368,9 +374,8 @@ int wg_personas__generate(json_t **out, const char *data_dir, const char *descri
     json_t *skills = matching_skills(data_dir, words, n);
     char gen_name[128];
     if (!name || !*name) {
-        snprintf(gen_name, sizeof gen_name, "%s%s assistant",
-                 n ? words[0] : "custom", read_only ? " read-only" : "");
-        gen_name[0] = (char)toupper((unsigned char)gen_name[0]);
+        snprintf(gen_name, sizeof gen_name, "%s assistant%s", label ? label : "Custom",
+                 read_only ? " (read-only)" : "");
         name = gen_name;
     }
     char id[65];

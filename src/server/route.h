@@ -18,7 +18,8 @@
  *
  * WHAT THE FRAMEWORK DOES BEFORE A HANDLER RUNS (in this order):
  *   body limit 1 MiB (413 PAYLOAD_TOO_LARGE), Host check (403
- *   HOST_NOT_ALLOWED), bearer auth for every /api/ path (401 UNAUTHORIZED;
+ *   HOST_NOT_ALLOWED), OPTIONS preflight (204), path over 8 KiB (414),
+ *   bearer auth for every /api/ path (401 UNAUTHORIZED;
  *   the API token or the admin token), routing (404 NOT_FOUND / 405 with
  *   Allow), WG_ROUTE_ADMIN rows need the admin token (403 ADMIN_REQUIRED),
  *   path parameter check (400 INVALID_PARAM), tier check from the row's

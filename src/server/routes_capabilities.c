@@ -4,7 +4,8 @@
  *                                                  commands, hooks, workflows}
  *   POST /api/capabilities/plugins/:name/enable   {ok:true, name, state:'active'}
  *   POST /api/capabilities/plugins/:name/disable  {ok:true, name, state:'disabled'}
- *        404 unknown plugin; the state persists in config.json "disabledPlugins"
+ *        404 unknown plugin; the state persists in the store (setting
+ *        "capabilities.disabledPlugins", a JSON array of names)
  *   POST /api/capabilities/resolve {query, deps?}  {query, routes:[CapabilityRoute]}
  *   POST /api/capabilities/acquire {need, deps?}   AcquisitionProposal
  *   POST /api/trust/assess {content, type?, source?, declaredPermissions?}
@@ -23,8 +24,10 @@
 #include "waggle/plugins.h"
 #include "waggle/router.h"
 #include "waggle/skills.h"
+#include "waggle/store.h"
 #include "waggle/trust.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,15 +66,27 @@ static const struct {
 
 enum { HOOKS_REGISTERED = 10 };
 
-static json_t *disabled_plugins(const char *data_dir)
+#define DISABLED_KEY "capabilities.disabledPlugins"
+
+typedef struct {
+    wg_respcache *cache;      /* the status answer */
+    atomic_uint generation;   /* bumped by every enable/disable in this process */
+} caps_state;
+
+/* The disabled plugin names from the store (a new array; [] when unset or
+ * unreadable). */
+static json_t *disabled_plugins(wg_store *st)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/config.json", data_dir);
-    json_t *cfg = json_load_file(path, 0, NULL);
-    json_t *list = json_object_get(cfg, "disabledPlugins");
-    json_t *out = json_is_array(list) ? json_incref(list) : json_array();
-    json_decref(cfg);
-    return out;
+    char *text = NULL;
+    json_t *list = NULL;
+    if (wg_store_setting_get(&text, st, DISABLED_KEY) == 0)
+        list = json_loads(text, 0, NULL);
+    free(text);
+    if (!json_is_array(list)) {
+        json_decref(list);
+        list = json_array();
+    }
+    return list;
 }
 
 static int in_list(const json_t *list, const char *name)
@@ -87,11 +102,12 @@ static int in_list(const json_t *list, const char *name)
 /* What the status answer depends on: the plugins and skills folders, the
  * settings file, and the current second (a file edited in place changes
  * no folder, so an answer is reused for at most one second). */
-static uint64_t status_tag(const char *data_dir)
+static uint64_t status_tag(const char *data_dir, unsigned generation)
 {
     static const char *const parts[] = { "plugins", "skills", "config.json" };
     long long second = wg_tiering__now_ms() / 1000;
     uint64_t h = wg_respcache__hash(0, &second, sizeof second);
+    h = wg_respcache__hash(h, &generation, sizeof generation);
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
         char path[4096];
         struct stat st;
@@ -110,9 +126,10 @@ static int status_build(json_t **out, const wg_req *req);
 
 static int status(wg_res *res, const wg_req *req)
 {
-    uint64_t tag = status_tag(req->ctx->data_dir);
+    caps_state *cs = req->area_state;
+    uint64_t tag = status_tag(req->ctx->data_dir, atomic_load(&cs->generation));
     size_t len = 0;
-    char *hit = wg_respcache__get(req->area_state, "status", tag, &len);
+    char *hit = wg_respcache__get(cs->cache, "status", tag, &len);
     if (hit)
         return wg_res_text(res, 200, WG_CONTENT_JSON, hit, len);
     json_t *out = NULL;
@@ -123,7 +140,7 @@ static int status(wg_res *res, const wg_req *req)
     json_decref(out);
     if (!text)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    wg_respcache__put(req->area_state, "status", tag, text, strlen(text));
+    wg_respcache__put(cs->cache, "status", tag, text, strlen(text));
     return wg_res_text(res, 200, WG_CONTENT_JSON, text, strlen(text));
 }
 
@@ -160,7 +177,7 @@ static int status_build(json_t **out, const wg_req *req)
         wg_plugin_list_free(&pl);
         return rc;
     }
-    json_t *off = disabled_plugins(req->ctx->data_dir);
+    json_t *off = disabled_plugins(req->ctx->store);
     json_t *plugins = json_array(), *mcp = json_array(), *skills = json_array();
     size_t plugin_tools = 0;
     for (size_t i = 0; i < pl.count; i++) {
@@ -206,25 +223,29 @@ static int status_build(json_t **out, const wg_req *req)
     return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
 }
 
-typedef struct {
-    const char *name;
-    int disable;
-} plugin_change;
-
-static void apply_change(json_t *cfg, const void *arg)
+/* Read-modify-write of the setting in one write transaction, so two
+ * processes (or replicas) changing plugins never lose each other's change. */
+static int change_plugin(wg_store *st, const char *name, int disable)
 {
-    const plugin_change *ch = arg;
-    json_t *list = json_object_get(cfg, "disabledPlugins");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(cfg, "disabledPlugins", list);
-    }
+    int rc = wg_store_begin(st, WG_STORE_TX_WRITE);
+    if (rc < 0)
+        return rc;
+    json_t *list = disabled_plugins(st);
     for (size_t i = json_array_size(list); i-- > 0;)
         if (json_is_string(json_array_get(list, i)) &&
-            strcmp(json_string_value(json_array_get(list, i)), ch->name) == 0)
+            strcmp(json_string_value(json_array_get(list, i)), name) == 0)
             json_array_remove(list, i);
-    if (ch->disable)
-        json_array_append_new(list, json_string(ch->name));
+    if (disable)
+        json_array_append_new(list, json_string(name));
+    char *text = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    rc = text ? wg_store_setting_set(st, DISABLED_KEY, text) : wg_error_set(WG_ENOMEM, "out of memory");
+    free(text);
+    if (rc < 0) {
+        wg_store_rollback(st);
+        return rc;
+    }
+    return wg_store_commit(st);
 }
 
 static int set_plugin(wg_res *res, const wg_req *req, int disable)
@@ -240,9 +261,9 @@ static int set_plugin(wg_res *res, const wg_req *req, int disable)
         return wg_res_error(res, 400, "PLUGIN_ERROR", "%s", wg_error_last());
     if (!found)
         return wg_res_error(res, 404, "NOT_FOUND", "no plugin named %s", name);
-    plugin_change ch = { name, disable };
-    if ((rc = wg_server_config_edit(req->ctx, apply_change, &ch)) < 0)
-        return wg_res_error(res, 400, "PLUGIN_ERROR", "%s", wg_error_last());
+    if ((rc = change_plugin(req->ctx->store, name, disable)) < 0)
+        return wg_res_error(res, 400, "PLUGIN_ERROR", "the plugin state could not be saved");
+    atomic_fetch_add(&((caps_state *)req->area_state)->generation, 1);
     return wg_res_json(res, 200, json_pack("{s:b,s:s,s:s}", "ok", 1, "name", name, "state",
                                            disable ? "disabled" : "active"));
 }
@@ -417,12 +438,25 @@ static const wg_http_route routes[] = {
 static int init(void **state, wg_server_ctx *ctx)
 {
     (void)ctx;
-    return wg_respcache__new((wg_respcache **)state, 1);
+    caps_state *cs = calloc(1, sizeof *cs);
+    if (!cs)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    int rc = wg_respcache__new(&cs->cache, 1);
+    if (rc < 0) {
+        free(cs);
+        return rc;
+    }
+    *state = cs;
+    return 0;
 }
 
 static void fini(void *state)
 {
-    wg_respcache__free(state);
+    caps_state *cs = state;
+    if (!cs)
+        return;
+    wg_respcache__free(cs->cache);
+    free(cs);
 }
 
 const wg_route_area wg_routes_capabilities = {

@@ -1,11 +1,12 @@
 /* routes_tools.c - GET /api/tools: the tool definitions an LLM is given
  * ({name, description, parameters (JSON Schema)}): the native capability
- * tools (spec 4: acquire_capability, install_capability), the catalog tools
- * when present, and one connector_<id>_<action> tool per action of every
+ * tools (spec 4: acquire_capability, install_capability, find_connector,
+ * list_connector_categories), and one connector_<id>_<action> tool per action of every
  * connected connector (spec 8.2 generateTools). Running a tool is
  * POST /api/tools/execute (routes of the connector area). */
 #include "server/route.h"
 #include "waggle/capability_tools.h"
+#include "waggle/catalog_tools.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
 
@@ -18,6 +19,13 @@ static int list_tools(wg_res *res, const wg_req *req)
         json_t *params = json_loads(defs[i].parameters, 0, NULL);
         json_array_append_new(tools, json_pack("{s:s,s:s,s:o?}", "name", defs[i].name,
                               "description", defs[i].description, "parameters", params));
+    }
+    const wg_catalogtool_def *cdefs = wg_catalogtool_defs(&n);
+    for (size_t i = 0; i < n; i++) {
+        json_t *params = json_loads(cdefs[i].parameters, 0, NULL);
+        json_array_append_new(tools, json_pack("{s:s,s:s,s:o?,s:b}", "name", cdefs[i].name,
+                              "description", cdefs[i].description, "parameters", params,
+                              "offlineCapable", cdefs[i].offline_capable));
     }
     size_t native = json_array_size(tools);
     json_t *conn = NULL;

@@ -168,3 +168,29 @@ Test(capabilities, trust_assess_bad_declared_permissions_is_400)
     cr_assert_str_eq(json_string_value(get(r.json, "field")), "declaredPermissions");
     wgt_http_res_free(&r);
 }
+
+Test(capabilities_restart, plugin_state_persists_in_the_store_across_a_restart)
+{
+    static const char *const files[] = {
+        "plugins/p1/plugin.json", "{\"name\":\"p1\",\"description\":\"d\",\"tools\":[\"p1:x\"]}", NULL,
+    };
+    wgt_server a;
+    wgt_server_config cfg = { .files = files };
+    wgt_server_start(&a, &cfg);
+    wgt_http_res r;
+    wgt_http(&r, &a, "POST", "/api/capabilities/plugins/p1/disable", NULL);
+    cr_assert_eq(r.status, 200);
+    wgt_http_res_free(&r);
+    wg_server_stop(a.srv);
+    a.srv = NULL;
+
+    wgt_server b;
+    wgt_server_config again = { .data_dir = a.dir };
+    wgt_server_start(&b, &again);
+    wgt_http(&r, &b, "GET", "/api/capabilities/status", NULL);
+    json_t *p = json_array_get(json_object_get(r.json, "plugins"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(p, "state")), "disabled");
+    wgt_http_res_free(&r);
+    wgt_server_stop(&b);
+    free(a.dir);
+}

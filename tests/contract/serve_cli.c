@@ -120,7 +120,7 @@ Test(serve_cli, bad_listen_and_options_exit_2)
 {
     static const char *const bad[][3] = {
         { "--listen", "127.0.0.1:99999", NULL }, { "--listen", "nohost:80", NULL },
-        { "--threads", "0", NULL }, { "--bogus", NULL, NULL },
+        { "--threads", "0", NULL }, { "--bogus", NULL, NULL }, { "--autonomy-cap", "0", NULL },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char *dir = wgt_tmpdir();

@@ -19,6 +19,12 @@ Test(tools, capability_tools_without_connections)
                      "acquire_capability");
     cr_assert(json_is_object(json_object_get(json_array_get(tools, 0), "parameters")));
     cr_assert_eq(json_integer_value(json_object_get(json_object_get(r.json, "counts"), "connector")), 0);
+    int find = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tools, i, t)
+        find |= strcmp(json_string_value(json_object_get(t, "name")), "find_connector") == 0;
+    cr_assert(find, "find_connector is missing: %s", r.body);
     wgt_http_res_free(&r);
     wgt_server_stop(&s);
 }

@@ -136,6 +136,20 @@ size_t sh_assignment_name(const sh_cmd *c, int i)
     return 0;
 }
 
+/* Variables whose value is a command some program runs later. */
+static int command_var(const char *s, size_t n)
+{
+    static const char *const vars[] = {
+        "EDITOR", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
+        "GIT_SSH_COMMAND", "LESSCLOSE", "LESSOPEN", "MANPAGER", "PAGER", "PROMPT_COMMAND",
+        "VISUAL",
+    };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (strlen(vars[i]) == n && memcmp(vars[i], s, n) == 0)
+            return 1;
+    return 0;
+}
+
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
 {
     size_t k = sh_assignment_name(v->c, i);
@@ -146,6 +160,15 @@ void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
         name[m] = '\0';
         sh_verdict(cx, WG_SHELL_RISKY, "bash.env_assignment", "sets ", name,
                    ", which changes what later programs run", v->via);
+    }
+    if (k && command_var(sh_wtext(v->c, i), k)) {
+        const char *val = strchr(sh_wtext(v->c, i), '=');
+        if (v->c->w[i].flags & (SH_W_CMDSUB | SH_W_TRUNC | SH_W_CTRL))
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.shell_unseen_text", "sets a command variable ",
+                       "to text it cannot see", NULL, v->via);
+        else if (val && val[1] && sh_parse_script(cx, val + 1, strlen(val + 1),
+                                                  "in a command variable") < 0)
+            sh_coarse_scan(cx, val + 1, strlen(val + 1));
     }
 }
 

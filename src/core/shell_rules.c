@@ -74,7 +74,7 @@ int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const 
             }
         j += skip;
     }
-    return j;
+    return j < v->end ? j : v->end;     /* an option's missing argument */
 }
 
 /* Joins words [from, to) with spaces; -1 when one cannot be seen. */

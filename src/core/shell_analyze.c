@@ -136,6 +136,20 @@ size_t sh_assignment_name(const sh_cmd *c, int i)
     return 0;
 }
 
+/* Variables whose value is a command some program runs later. */
+static int command_var(const char *s, size_t n)
+{
+    static const char *const vars[] = {
+        "EDITOR", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
+        "GIT_SSH_COMMAND", "LESSCLOSE", "LESSOPEN", "MANPAGER", "PAGER", "PROMPT_COMMAND",
+        "VISUAL",
+    };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (strlen(vars[i]) == n && memcmp(vars[i], s, n) == 0)
+            return 1;
+    return 0;
+}
+
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
 {
     size_t k = sh_assignment_name(v->c, i);
@@ -146,6 +160,15 @@ void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
         name[m] = '\0';
         sh_verdict(cx, WG_SHELL_RISKY, "bash.env_assignment", "sets ", name,
                    ", which changes what later programs run", v->via);
+    }
+    if (k && command_var(sh_wtext(v->c, i), k)) {
+        const char *val = strchr(sh_wtext(v->c, i), '=');
+        if (v->c->w[i].flags & (SH_W_CMDSUB | SH_W_TRUNC | SH_W_CTRL))
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.shell_unseen_text", "sets a command variable ",
+                       "to text it cannot see", NULL, v->via);
+        else if (val && val[1] && sh_parse_script(cx, val + 1, strlen(val + 1),
+                                                  "in a command variable") < 0)
+            sh_coarse_scan(cx, val + 1, strlen(val + 1));
     }
 }
 
@@ -250,6 +273,15 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
                     sh_coarse_scan(cx, sh_wtext(c, j + 1), c->w[j + 1].len);
                 break;
             }
+        /* rm${IFS}-rf${IFS}~ : the words it cannot split still name things */
+        const sh_word *last = &c->w[v->end - 1];
+        const char *crit = sh_signal_scan(c->src + pw->raw_off,
+                                          last->raw_off + last->raw_len - pw->raw_off, 1);
+        if (crit) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
+                       "a command hidden behind an expansion ", crit, NULL, v->via);
+            return;
+        }
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.hidden_program",
                    "the program to run comes from an expansion or glob it cannot see",
                    NULL, NULL, v->via);
@@ -367,7 +399,7 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 static const unsigned char scan_sep[256] = {
     [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1, [')'] = 1,
     ['<'] = 1, ['>'] = 1, ['`'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1, ['{'] = 1, ['}'] = 1,
-    ['$'] = 2, [0] = 1,
+    ['$'] = 1, [0] = 1,
 };
 
 const char *sh_signal_scan(const char *s, size_t n, int shell_text)
@@ -391,6 +423,15 @@ const char *sh_signal_scan(const char *s, size_t n, int shell_text)
         while (i < n && scan_sep[(unsigned char)s[i]]) {
             if (s[i] == '|')
                 saw_pipe = 1;
+            if (s[i] == '$') {                  /* $NAME ends where the name ends */
+                size_t b = ++i;
+                while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+                                 (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+                    i++;
+                if (i - b == 4 && strncasecmp(s + b, "home", 4) == 0)
+                    saw_root = 1;
+                continue;
+            }
             i++;
         }
         size_t k = 0;

@@ -74,7 +74,7 @@ int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const 
             }
         j += skip;
     }
-    return j;
+    return j < v->end ? j : v->end;     /* an option's missing argument */
 }
 
 /* Joins words [from, to) with spaces; -1 when one cannot be seen. */
@@ -271,6 +271,20 @@ void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (t[0] == '-' && t[1] != '\0') {
             int takes = (t[1] != '-' && strchr("uCP", t[1]) && !t[2]) ||
                         (t[1] == '-' && !strchr(t, '=') && in_set(t + 2, L_env));
+            int chdir = (t[1] == 'C') || long_is(t, "chdir", 2);
+            if (chdir) {
+                /* env -C DIR runs the command there: track it like cd */
+                int dj = (t[1] == 'C' && t[2]) || strchr(t, '=') ? j : j + 1;
+                if (dj < v->end) {
+                    int cls = sh_word_target(cx, v, dj);
+                    if (dj == j)
+                        cls = sh_target_class(t[1] == 'C' ? t + 2 : strchr(t, '=') + 1,
+                                              strlen(t[1] == 'C' ? t + 2 : strchr(t, '=') + 1), cx->cwd);
+                    cx->cwd = cls == SH_T_ROOT || cls == SH_T_SYSTEM ? SH_CWD_ROOT
+                            : cls == SH_T_HOME ? SH_CWD_HOME
+                            : cls == SH_T_OPAQUE ? SH_CWD_OPAQUE : cx->cwd;
+                }
+            }
             j += takes ? 2 : 1;
             continue;
         }

@@ -155,3 +155,15 @@ Test(shell, null_arguments_are_einval)
     cr_expect_eq(wg_shell_analyze(&v, NULL, 0), 0);
     cr_expect_str_eq(v.rule, "bash.empty");
 }
+
+/* fuzz regression: an option missing its argument at the end of a command
+ * made the option scanner step past the last word. */
+Test(shell, dangling_option_arguments_stay_inside_the_command)
+{
+    const char *cmds[] = { "xargs -I", "xargs -I -I~x; rm", "timeout -s", "nice -n", "stdbuf -o",
+                           "env -u", "env -C", "git -C", "sed -e", "curl -o", "date -d" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        wg_shell_verdict v = an(cmds[i]);
+        cr_expect_leq(v.cls, WG_SHELL_DESTRUCTIVE, "%s: %s", cmds[i], v.reason);
+    }
+}

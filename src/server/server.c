@@ -13,7 +13,9 @@
 #include "waggle/skills.h"
 #include "waggle/trust.h"
 
+#include <fcntl.h>
 #include <sodium.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +297,23 @@ void wg_server_stop(wg_server *srv)
     release(srv);
 }
 
+/* config.json is also written by the store's tier module (and by other
+ * processes): both take flock on DATA_DIR/config.json.lock, so no edit is
+ * lost between them. */
+static int lock_config(const char *data_dir)
+{
+    char *path = wg_files__join(data_dir, "config.json.lock", NULL);
+    int fd = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+    free(path);
+    if (fd < 0)
+        return wg_error_set(WG_EIO, "cannot open config.json.lock");
+    if (flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        return wg_error_set(WG_EIO, "cannot lock config.json.lock");
+    }
+    return fd;
+}
+
 int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
                           const void *arg)
 {
@@ -303,6 +322,12 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
     if (!path)
         return wg_error_set(WG_ENOMEM, "out of memory");
     pthread_mutex_lock(&srv->config_lock);
+    int fd = lock_config(ctx->data_dir);
+    if (fd < 0) {
+        pthread_mutex_unlock(&srv->config_lock);
+        free(path);
+        return fd;
+    }
     json_t *cfg = json_load_file(path, 0, NULL);
     if (!json_is_object(cfg)) {
         json_decref(cfg);
@@ -313,6 +338,8 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
     json_decref(cfg);
     int rc = text ? wg_files__write_atomic(path, text, strlen(text))
                   : wg_error_set(WG_ENOMEM, "out of memory");
+    flock(fd, LOCK_UN);
+    close(fd);
     pthread_mutex_unlock(&srv->config_lock);
     free(text);
     free(path);

@@ -94,6 +94,17 @@ static void ob_str(obuf *b, const char *s)
     char *o = b->p + b->n;
     *o++ = '"';
     for (size_t i = 0; i < n; i++) {
+        size_t run = i;
+        while (run < n && (unsigned char)s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' &&
+               s[run] != 0x7f)
+            run++;
+        if (run > i) {                  /* plain text: one copy */
+            memcpy(o, s + i, run - i);
+            o += run - i;
+            i = run;
+            if (i == n)
+                break;
+        }
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
             *o++ = '\\';

@@ -106,10 +106,8 @@ static int parse(int argc, char **argv)
 int cmd_marker(int argc, char **argv, const wg_cli *cli)
 {
     (void)cli;
-    if (argc < 2) {
-        help();
-        return WG_EXIT_USAGE;
-    }
+    if (argc < 2)
+        return wg_cli_usage("marker", "a subcommand is required: emit or parse");
     if (wg_cli_wants_help(argc, argv)) {
         help();
         return WG_EXIT_OK;

@@ -1,9 +1,182 @@
-/* cmd_pool.c - `waggle pool`. PLACEHOLDER: replaced by the issue that builds it. */
-#include "cli.h"
+/* cmd_pool.c - `waggle pool`: the credential pool of a provider across
+ * invocations (waggle/pool.h; spec §13). Keys come from the vault
+ * (PROVIDER, PROVIDER-2, ...); cooldowns and the rotation position live in
+ * the store, so separate invocations rotate and cool keys together. */
+#include "storecli.h"
+#include "waggle/error.h"
+#include "waggle/pool.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf(
+        "usage: waggle pool status PROVIDER\n"
+        "       waggle pool next PROVIDER [--reveal]\n"
+        "       waggle pool report PROVIDER NAME (ok|STATUS) [--retry-after SECONDS]\n"
+        "                                                   [--message M]\n"
+        "\n"
+        "Round-robin API-key rotation with cooldowns. The keys are the vault entries\n"
+        "PROVIDER, PROVIDER-2, ... PROVIDER-10 (loading stops at the first gap; add\n"
+        "them with `waggle vault set`). Cooldowns after an error: 401 disables the key\n"
+        "for good, 402 cools it 24 h, 429 1 h, anything else 5 min; --retry-after\n"
+        "overrides the duration (at most 24 h). Cooled keys come back on their own.\n"
+        "\n"
+        "  status   PoolStatus JSON {provider, totalKeys, activeKeys, cooldownKeys,\n"
+        "           disabledKeys, entries:[{name,status,cooldownUntil,lastError,\n"
+        "           successCount,errorCount}]} (no key values)\n"
+        "  next     prints the next available key's vault name (the key itself only\n"
+        "           with --reveal); exit 1 when every key is cooling down or disabled\n"
+        "  report   records a success (ok) or an HTTP error STATUS for key NAME\n"
+        "\n"
+        "options:\n"
+        "  --reveal            print the key instead of its name\n"
+        "  --retry-after S     the upstream's Retry-After, in seconds\n"
+        "  --message M         error text kept as lastError (default \"HTTP STATUS\")\n"
+        "  --max-keys N        how many numbered keys to load (default 10)\n"
+        "  --data-dir DIR      data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
+        "\n"
+        "exit status: 0 ok, 1 failed / no key available, 2 bad usage\n"
+        "\n"
+        "example:\n"
+        "  echo -n sk-1 | waggle vault set openai; echo -n sk-2 | waggle vault set openai-2\n"
+        "  waggle pool next openai                 # openai\n"
+        "  waggle pool report openai openai 429\n"
+        "  waggle pool next openai                 # openai-2\n");
+}
+
+typedef struct popts {
+    int reveal, max_keys;
+    long long retry_after;
+    const char *message, *data_dir;
+} popts;
+
+static int do_status(const char *cmd, wg_pool *p)
+{
+    json_t *s = NULL;
+    int rc = wg_pool_status(&s, p);
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    rc = wg_cli_print_json(s, 1);
+    json_decref(s);
+    return rc;
+}
+
+static int do_next(const char *cmd, storecli *s, wg_pool *p, int reveal)
+{
+    const char *key = NULL, *name = NULL;
+    int rc = wg_pool_get_key(p, &key, &name);
+    if (rc < 0)
+        return wg_cli_fail(cmd, "%s", wg_error_last());
+    printf("%s\n", reveal ? key : name);
+    if (reveal)
+        storecli_log(s, cmd, "pool_key_revealed",
+                     json_pack("{s:s,s:s}", "provider", wg_pool_provider(p), "name", name));
+    return WG_EXIT_OK;
+}
+
+static int do_report(const char *cmd, wg_pool *p, const char *name, const char *what,
+                     const popts *o)
+{
+    const char *key = wg_pool_key_for_name(p, name);
+    if (!key)
+        return wg_cli_fail(cmd, "no key named %s in the %s pool", name, wg_pool_provider(p));
+    int rc, avail = 1;
+    if (!strcmp(what, "ok")) {
+        rc = wg_pool_report_success(p, key);
+        if (rc == 0)
+            rc = wg_pool_has_available(p, &avail);
+    } else {
+        rc = wg_pool_report_error(p, key, (int)storecli_number(what), o->message,
+                                  o->retry_after >= 0 ? o->retry_after * 1000 : -1, &avail);
+    }
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    json_t *out = json_pack("{s:s,s:s,s:b}", "name", name, "reported", what, "available", avail);
+    rc = wg_cli_print_json(out, 0);
+    json_decref(out);
+    return rc;
+}
 
 int cmd_pool(int argc, char **argv, const wg_cli *cli)
 {
-    (void)argc;
-    (void)cli;
-    return wg_cli_fail(argv[0], "not built yet");
+    const char *cmd = "pool";
+    if (wg_cli_wants_help(argc, argv)) {
+        help();
+        return WG_EXIT_OK;
+    }
+    static const struct option longopts[] = {
+        { "reveal", no_argument, NULL, 'r' },
+        { "retry-after", required_argument, NULL, 'a' },
+        { "message", required_argument, NULL, 'm' },
+        { "max-keys", required_argument, NULL, 'k' },
+        { "data-dir", required_argument, NULL, 'D' },
+        { NULL, 0, NULL, 0 },
+    };
+    popts o = { .retry_after = -1, .data_dir = cli->data_dir, .max_keys = WG_POOL_DEFAULT_MAX_KEYS };
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': o.reveal = 1; break;
+        case 'm': o.message = optarg; break;
+        case 'D': o.data_dir = optarg; break;
+        case 'a':
+            if ((o.retry_after = storecli_number(optarg)) < 0)
+                return wg_cli_usage(cmd, "--retry-after takes whole seconds");
+            break;
+        case 'k': {
+            long long n = storecli_number(optarg);
+            if (n < 1 || n > 1000)
+                return wg_cli_usage(cmd, "--max-keys must be 1..1000");
+            o.max_keys = (int)n;
+            break;
+        }
+        default:
+            return wg_cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    int npos = argc - optind;
+    char **pos = argv + optind;
+    static const struct { const char *action; int nargs; } actions[] = {
+        { "status", 2 }, { "next", 2 }, { "report", 4 },
+    };
+    int known = -1;
+    for (size_t i = 0; npos && i < sizeof actions / sizeof *actions; i++)
+        if (!strcmp(pos[0], actions[i].action))
+            known = (int)i;
+    if (known < 0)
+        return npos ? wg_cli_usage(cmd, "unknown action '%s' (status, next, report)", pos[0])
+                    : wg_cli_usage(cmd, "missing action (status, next, report)");
+    if (npos != actions[known].nargs)
+        return wg_cli_usage(cmd, "%s takes %s", pos[0],
+                            known == 2 ? "PROVIDER NAME (ok|STATUS)" : "one PROVIDER");
+    if (known == 2 && strcmp(pos[3], "ok")) {
+        long long st = storecli_number(pos[3]);
+        if (st < 100 || st > 599)
+            return wg_cli_usage(cmd, "the outcome must be ok or an HTTP status 100..599, not '%s'", pos[3]);
+    }
+    if (o.message && strlen(o.message) > 500)
+        return wg_cli_usage(cmd, "--message is limited to 500 bytes");
+    storecli s;
+    int rc = storecli_open(&s, cmd, o.data_dir, 1);
+    if (rc != WG_EXIT_OK)
+        return rc;
+    wg_pool *p = NULL;
+    if ((rc = wg_pool_load(&p, s.vault, pos[1], o.max_keys, s.st, NULL)) < 0) {
+        rc = wg_cli_error(cmd, rc);
+    } else if (known == 0) {
+        rc = do_status(cmd, p);
+    } else if (wg_pool_size(p) == 0) {
+        rc = wg_cli_fail(cmd, "no keys for %s: store them with `waggle vault set %s` (and %s-2, ...)",
+                         pos[1], pos[1], pos[1]);
+    } else {
+        rc = known == 1 ? do_next(cmd, &s, p, o.reveal) : do_report(cmd, p, pos[2], pos[3], &o);
+    }
+    wg_pool_free(p);
+    storecli_close(&s);
+    return rc;
 }

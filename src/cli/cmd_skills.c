@@ -129,11 +129,7 @@ static int show(const char *cmd, const wg_skillset *active, const wg_skillset *s
 
 int cmd_skills(int argc, char **argv, const wg_cli *cli)
 {
-    if (wg_cli_wants_help(argc, argv) || argc < 2) {
-        if (argc < 2) {
-            help();
-            return WG_EXIT_USAGE;
-        }
+    if (wg_cli_wants_help(argc, argv)) {
         help();
         return WG_EXIT_OK;
     }

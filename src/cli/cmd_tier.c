@@ -1,9 +1,144 @@
-/* cmd_tier.c - `waggle tier`. PLACEHOLDER: replaced by the issue that builds it. */
-#include "cli.h"
+/* cmd_tier.c - `waggle tier`: show the subscription tier, set it, start the
+ * one trial, show what a tier includes (waggle/tier.h; spec §10). Every
+ * change is audit-logged as tier_changed. */
+#include "storecli.h"
+#include "waggle/error.h"
+#include "waggle/tier.h"
+#include "waggle/token.h"
+#include "waggle/datadir.h"
+
+#include <getopt.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf(
+        "usage: waggle tier [--data-dir DIR]\n"
+        "       waggle tier set TIER\n"
+        "       waggle tier start-trial\n"
+        "       waggle tier capabilities [TIER]\n"
+        "       waggle tier admin-token\n"
+        "\n"
+        "The tier (TRIAL, FREE, PRO, TEAMS, ENTERPRISE) lives in DATA_DIR/config.json\n"
+        "(`tier`, `trialStartedAt`). A missing or unknown tier is FREE; the legacy names\n"
+        "solo, basic, business are accepted. TRIAL satisfies every tier for 15 days,\n"
+        "then counts as FREE; a trial start in the future is invalid (FREE).\n"
+        "\n"
+        "  (no action)     JSON {tier, effectiveTier, trialStartedAt,\n"
+        "                  trialDaysRemaining, trialExpired}\n"
+        "  set TIER        writes the tier (audit: tier_changed); prints the new status\n"
+        "  start-trial     starts the 15-day trial; refused when one was started before\n"
+        "  capabilities    the capability table row of TIER (default: effective tier)\n"
+        "  admin-token     prints DATA_DIR/admin-token (created 0600 when missing);\n"
+        "                  the service requires it for PATCH /api/tier\n"
+        "\n"
+        "options:\n"
+        "  --data-dir DIR   data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
+        "\n"
+        "exit status: 0 ok, 1 failed (e.g. TRIAL_ALREADY_STARTED), 2 bad usage or tier\n"
+        "\n"
+        "example:\n"
+        "  waggle tier set pro && waggle tier\n");
+}
+
+static int print_status(const char *dir)
+{
+    wg_tier_status st;
+    wg_tier_read(&st, dir, 0);
+    json_t *j = wg_tier_status_json(&st);
+    int rc = wg_cli_print_json(j, 0);
+    json_decref(j);
+    return rc;
+}
+
+static int do_admin_token(const char *cmd, const char *data_dir)
+{
+    char *dir = NULL, *path = NULL, *tok = NULL;
+    int rc = wg_datadir_open(&dir, data_dir);
+    if (rc == 0)
+        rc = wg_datadir_path(&path, dir, "admin-token");
+    if (rc == 0)
+        rc = wg_token_load_or_create(&tok, path);
+    free(dir);
+    free(path);
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    printf("%s\n", tok);
+    sodium_memzero(tok, strlen(tok));
+    free(tok);
+    return WG_EXIT_OK;
+}
 
 int cmd_tier(int argc, char **argv, const wg_cli *cli)
 {
-    (void)argc;
-    (void)cli;
-    return wg_cli_fail(argv[0], "not built yet");
+    const char *cmd = "tier";
+    if (wg_cli_wants_help(argc, argv)) {
+        help();
+        return WG_EXIT_OK;
+    }
+    static const struct option longopts[] = {
+        { "data-dir", required_argument, NULL, 'D' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *data_dir = cli->data_dir;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (c == 'D')
+            data_dir = optarg;
+        else
+            return wg_cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+    int npos = argc - optind;
+    const char *action = npos ? argv[optind] : NULL;
+    const char *arg = npos > 1 ? argv[optind + 1] : NULL;
+    wg_tier t = WG_TIER_FREE;
+    static const struct { const char *action; int min, max; } actions[] = {
+        { "set", 2, 2 }, { "start-trial", 1, 1 }, { "capabilities", 1, 2 }, { "admin-token", 1, 1 },
+    };
+    int known = action ? -1 : 99;
+    for (size_t i = 0; action && i < sizeof actions / sizeof *actions; i++)
+        if (!strcmp(action, actions[i].action))
+            known = (int)i;
+    if (known < 0)
+        return wg_cli_usage(cmd, "unknown action '%s' (set, start-trial, capabilities, admin-token)", action);
+    if (known != 99 && (npos < actions[known].min || npos > actions[known].max))
+        return wg_cli_usage(cmd, "wrong number of arguments for %s", action);
+    if (arg && wg_tier_parse(&t, arg) < 0)
+        return wg_cli_usage(cmd, "Invalid tier. Must be one of: TRIAL, FREE, PRO, TEAMS, ENTERPRISE");
+    if (known == 3)
+        return do_admin_token(cmd, data_dir);
+    storecli s;
+    int rc = storecli_open(&s, cmd, data_dir, 0);
+    if (rc != WG_EXIT_OK)
+        return rc;
+    switch (known) {
+    case 0:
+        rc = wg_tier_set(s.dir, t, s.audit, "cli");
+        rc = rc < 0 ? wg_cli_error(cmd, rc) : print_status(s.dir);
+        break;
+    case 1:
+        rc = wg_tier_start_trial(s.dir, 0, s.audit, "cli");
+        rc = rc < 0 ? wg_cli_fail(cmd, "%s", wg_error_last()) : print_status(s.dir);
+        break;
+    case 2: {
+        if (!arg) {
+            wg_tier_status st;
+            wg_tier_read(&st, s.dir, 0);
+            t = st.effective;
+        }
+        json_t *j = wg_tier_capabilities_json(t);
+        rc = wg_cli_print_json(j, 1);
+        json_decref(j);
+        break;
+    }
+    default:
+        rc = print_status(s.dir);
+        break;
+    }
+    storecli_close(&s);
+    return rc;
 }

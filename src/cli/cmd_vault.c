@@ -1,9 +1,243 @@
-/* cmd_vault.c - `waggle vault`. PLACEHOLDER: replaced by the issue that builds it. */
-#include "cli.h"
+/* cmd_vault.c - `waggle vault`: set, get, list and delete encrypted vault
+ * entries (waggle/vault.h). Values come from stdin, never argv (argv is
+ * visible to every user through ps). */
+#include "storecli.h"
+#include "waggle/error.h"
+#include "waggle/tier.h"
+
+#include <getopt.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void help(void)
+{
+    printf(
+        "usage: waggle vault set NAME [--type T] [--expires ISO8601] [--scopes a,b]  < value\n"
+        "       waggle vault get NAME\n"
+        "       waggle vault list [--prefix P]\n"
+        "       waggle vault delete NAME [--with-subkeys]\n"
+        "\n"
+        "The vault keeps secrets (API keys, connector tokens) encrypted with\n"
+        "XChaCha20-Poly1305 in DATA_DIR/waggle.db. The key is DATA_DIR/vault.key\n"
+        "(created on first use, mode 0600), or derived with Argon2id from\n"
+        "$WAGGLE_VAULT_PASSPHRASE when that is set.\n"
+        "\n"
+        "  set      reads the value from stdin (one trailing newline is dropped) and\n"
+        "           stores it; type, expiry and scopes are sealed with it\n"
+        "  get      prints the value to stdout (audit-logged as vault_read)\n"
+        "  list     JSON [{name, metadata, updatedAt}], never values\n"
+        "  delete   removes NAME; with --with-subkeys and NAME connector:<id>, also\n"
+        "           every connector:<id>:* entry; prints the deleted names\n"
+        "\n"
+        "options:\n"
+        "  --type T         credential type: api_key (default), bearer, oauth2, basic\n"
+        "  --expires ISO    expiry, e.g. 2026-12-31T00:00:00Z (unparseable = expired)\n"
+        "  --scopes a,b     comma-separated scopes\n"
+        "  --prefix P       list only names starting with P\n"
+        "  --data-dir DIR   data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
+        "\n"
+        "Provider pools use NAME, NAME-2, ... NAME-10 (see waggle pool --help).\n"
+        "\n"
+        "exit status: 0 ok, 1 failed (absent name, wrong key), 2 bad usage\n"
+        "\n"
+        "example:\n"
+        "  echo -n ghp_xxx | waggle vault set connector:github --type bearer --scopes repo\n"
+        "  waggle vault get connector:github\n");
+}
+
+typedef struct opts {
+    const char *type, *expires, *scopes, *prefix, *data_dir;
+    int with_subkeys;
+} opts;
+
+static json_t *split_scopes(const char *s)
+{
+    json_t *a = json_array();
+    const char *p = s;
+    while (a && *p) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        if (n)
+            json_array_append_new(a, json_stringn(p, n));
+        p += n + (c ? 1 : 0);
+    }
+    return a;
+}
+
+static int do_set(const char *cmd, storecli *s, const char *name, const opts *o)
+{
+    char *val = NULL;
+    size_t len = 0;
+    int rc = wg_cli_read_all(&val, &len, "-", 1 << 20);
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    if (len && val[len - 1] == '\n')
+        val[--len] = '\0';
+    if (len && val[len - 1] == '\r')
+        val[--len] = '\0';
+    if (!len) {
+        free(val);
+        return wg_cli_usage(cmd, "no value on stdin (pipe it: echo -n VALUE | waggle vault set NAME)");
+    }
+    json_t *meta = json_pack("{s:s}", "credentialType", o->type ? o->type : "api_key");
+    if (o->expires)
+        json_object_set_new(meta, "expiresAt", json_string(o->expires));
+    if (o->scopes)
+        json_object_set_new(meta, "scopes", split_scopes(o->scopes));
+    rc = wg_vault_set(s->vault, name, val, len, meta);
+    sodium_memzero(val, len);
+    free(val);
+    json_decref(meta);
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    storecli_log(s, cmd, "vault_set", json_pack("{s:s,s:s}", "name", name, "type",
+                                                  o->type ? o->type : "api_key"));
+    json_t *out = json_pack("{s:b,s:s}", "success", 1, "name", name);
+    rc = wg_cli_print_json(out, 0);
+    json_decref(out);
+    return rc;
+}
+
+static int do_get(const char *cmd, storecli *s, const char *name)
+{
+    wg_vault_entry *e = NULL;
+    int rc = wg_vault_get(&e, s->vault, name);
+    if (rc < 0)
+        return rc == WG_EINVAL ? wg_cli_error(cmd, rc) : wg_cli_fail(cmd, "%s", wg_error_last());
+    storecli_log(s, cmd, "vault_read", json_pack("{s:s}", "name", name));
+    fwrite(e->value, 1, e->value_len, stdout);
+    if (isatty(STDOUT_FILENO))
+        fputc('\n', stdout);
+    wg_vault_entry_free(e);
+    return WG_EXIT_OK;
+}
+
+static int do_list(const char *cmd, storecli *s, const char *prefix)
+{
+    wg_vault_entry *list = NULL;
+    size_t n = 0;
+    int rc = wg_vault_list(&list, &n, s->vault, prefix);
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, json_pack("{s:s,s:O,s:s}", "name", list[i].name,
+                                             "metadata", list[i].metadata, "updatedAt",
+                                             list[i].updated_at));
+    wg_vault_entries_free(list, n);
+    rc = wg_cli_print_json(arr, 1);
+    json_decref(arr);
+    return rc;
+}
+
+static int do_delete(const char *cmd, storecli *s, const char *name, int with_subkeys)
+{
+    json_t *deleted = json_array();
+    int rc;
+    if (with_subkeys) {
+        if (strncmp(name, "connector:", 10) || strchr(name + 10, ':')) {
+            json_decref(deleted);
+            return wg_cli_usage(cmd, "--with-subkeys needs a name connector:<id>");
+        }
+        char **names = NULL;
+        size_t n = 0;
+        if ((rc = wg_vault_delete_connector(s->vault, name + 10, &names, &n)) < 0) {
+            json_decref(deleted);
+            return wg_cli_error(cmd, rc);
+        }
+        for (size_t i = 0; i < n; i++) {
+            json_array_append_new(deleted, json_string(names[i]));
+            free(names[i]);
+        }
+        free(names);
+        if (!n) {
+            json_decref(deleted);
+            return wg_cli_fail(cmd, "no vault entry named %s", name);
+        }
+    } else {
+        if ((rc = wg_vault_delete(s->vault, name)) < 0) {
+            json_decref(deleted);
+            return rc == WG_EINVAL ? wg_cli_error(cmd, rc) : wg_cli_fail(cmd, "%s", wg_error_last());
+        }
+        json_array_append_new(deleted, json_string(name));
+    }
+    storecli_log(s, cmd, "vault_deleted", json_pack("{s:O}", "names", deleted));
+    json_t *out = json_pack("{s:b,s:o}", "success", 1, "deleted", deleted);
+    rc = wg_cli_print_json(out, 0);
+    json_decref(out);
+    return rc;
+}
 
 int cmd_vault(int argc, char **argv, const wg_cli *cli)
 {
-    (void)argc;
-    (void)cli;
-    return wg_cli_fail(argv[0], "not built yet");
+    const char *cmd = "vault";
+    if (wg_cli_wants_help(argc, argv)) {
+        help();
+        return WG_EXIT_OK;
+    }
+    opts o = { .data_dir = cli->data_dir };
+    static const struct option longopts[] = {
+        { "type", required_argument, NULL, 't' },
+        { "expires", required_argument, NULL, 'e' },
+        { "scopes", required_argument, NULL, 's' },
+        { "prefix", required_argument, NULL, 'p' },
+        { "with-subkeys", no_argument, NULL, 'w' },
+        { "data-dir", required_argument, NULL, 'D' },
+        { NULL, 0, NULL, 0 },
+    };
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': o.type = optarg; break;
+        case 'e': o.expires = optarg; break;
+        case 's': o.scopes = optarg; break;
+        case 'p': o.prefix = optarg; break;
+        case 'w': o.with_subkeys = 1; break;
+        case 'D': o.data_dir = optarg; break;
+        default:
+            return wg_cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    int npos = argc - optind;
+    const char *action = npos > 0 ? argv[optind] : NULL;
+    const char *name = npos > 1 ? argv[optind + 1] : NULL;
+    static const struct { const char *action; int nargs; } actions[] = {
+        { "set", 2 }, { "get", 2 }, { "list", 1 }, { "delete", 2 },
+    };
+    int known = -1;
+    for (size_t i = 0; action && i < sizeof actions / sizeof *actions; i++)
+        if (!strcmp(action, actions[i].action))
+            known = (int)i;
+    if (known < 0)
+        return wg_cli_usage(cmd, action ? "unknown action '%s'" : "missing action (set, get, list, delete)%s",
+                            action ? action : "");
+    if (npos != actions[known].nargs)
+        return wg_cli_usage(cmd, "%s takes %s", action, actions[known].nargs == 2 ? "one NAME" : "no NAME");
+    if (o.type) {
+        static const char *const types[] = { "api_key", "bearer", "oauth2", "basic" };
+        int ok = 0;
+        for (size_t i = 0; i < 4; i++)
+            ok |= !strcmp(o.type, types[i]);
+        if (!ok)
+            return wg_cli_usage(cmd, "--type must be api_key, bearer, oauth2 or basic");
+    }
+    int64_t ms;
+    if (o.expires && wg_time_parse_iso(&ms, o.expires) < 0)
+        return wg_cli_usage(cmd, "--expires '%s' is not an ISO-8601 date (e.g. 2026-12-31T00:00:00Z)", o.expires);
+    storecli s;
+    int rc = storecli_open(&s, cmd, o.data_dir, 1);
+    if (rc != WG_EXIT_OK)
+        return rc;
+    switch (known) {
+    case 0: rc = do_set(cmd, &s, name, &o); break;
+    case 1: rc = do_get(cmd, &s, name); break;
+    case 2: rc = do_list(cmd, &s, o.prefix); break;
+    default: rc = do_delete(cmd, &s, name, o.with_subkeys); break;
+    }
+    storecli_close(&s);
+    return rc;
 }

@@ -400,12 +400,16 @@ int wg_gate_check_bash(wg_gate_decision *out, const wg_gate *gate,
 int wg_gate_check_line(wg_gate_decision *out, const wg_gate *gate, const char *line,
                        size_t len, wg_autonomy default_level, char *tool, size_t tool_cap)
 {
-    ga_val t, args, lv;
+    ga_val t, lv;
+    gate_args a;
     int dup;
     if (!line || !tool || tool_cap == 0)
         return wg_error_set(WG_EINVAL, "wg_gate_check_line: NULL argument");
     tool[0] = '\0';
-    if (gate_line_parse(&t, &args, &lv, &dup, line, len) < 0)
+    int prc = gate_line_parse(&t, &a, &lv, &dup, line, len);
+    if (prc == -2)
+        return wg_error_set(WG_EINVAL, "\"args\" must be a JSON object");
+    if (prc < 0)
         return wg_error_set(WG_EINVAL, "not a valid JSON object");
     if (dup)
         return wg_error_set(WG_EINVAL, "\"tool\", \"args\" or \"level\" is given twice");
@@ -424,13 +428,6 @@ int wg_gate_check_line(wg_gate_decision *out, const wg_gate *gate, const char *l
             wg_autonomy_parse(&level, lb) < 0)
             return wg_error_set(WG_EINVAL, "\"level\" must be \"normal\", \"trusted\" or \"yolo\"");
     }
-    gate_args a;
-    if (args.type == GA_ABSENT)
-        gate_args_empty(&a);
-    else if (args.type != GA_OBJECT)
-        return wg_error_set(WG_EINVAL, "\"args\" must be a JSON object");
-    else
-        gate_args_parse(&a, args.p, args.n);
     return decide(out, gate, tool, &a, level);
 }
 

@@ -27,7 +27,8 @@ typedef struct {
 void gate_args_empty(gate_args *a);
 /* 0, or -1 when s is not one JSON object. */
 int gate_args_parse(gate_args *a, const char *s, size_t n);
-int gate_line_parse(ga_val *tool, ga_val *args, ga_val *level, int *dup, const char *s, size_t n);
+/* 0; -1 not one JSON object; -2 "args" is not an object. */
+int gate_line_parse(ga_val *tool, gate_args *args, ga_val *level, int *dup, const char *s, size_t n);
 /* Unescapes a string value into buf (NUL-terminated when it fits); returns
  * the decoded length (may exceed cap: then it did not fit). */
 size_t ga_decode(const ga_val *v, char *buf, size_t cap);

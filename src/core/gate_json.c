@@ -283,7 +283,7 @@ size_t ga_decode(const ga_val *v, char *buf, size_t cap)
         }
         char e = v->p[++i];
         if (e == 'u') {
-            unsigned u, lo;
+            unsigned u = 0, lo = 0;
             hex4(v->p + i + 1, &u);
             i += 4;
             unsigned long cp = u;
@@ -356,40 +356,77 @@ int gate_args_parse(gate_args *a, const char *s, size_t n)
     return r.p == n ? 0 : -1;
 }
 
-typedef struct {
-    ga_val tool, args, level;
-    int dup;
-} line_fields;
-
-static int line_member(void *ctx, const char *k, size_t kl, const ga_val *val)
+/* {"tool":..., "args":{...}, "level":...} in one pass: the args object is
+ * read with args_member as it is validated, not parsed twice. */
+int gate_line_parse(ga_val *tool, gate_args *a, ga_val *level, int *dup, const char *s, size_t n)
 {
-    line_fields *f = ctx;
-    ga_val *slot = keyis(k, kl, "tool") ? &f->tool : keyis(k, kl, "args") ? &f->args
-                 : keyis(k, kl, "level") ? &f->level : NULL;
-    if (slot) {
-        if (slot->type != GA_ABSENT)
-            f->dup = 1;
-        *slot = *val;
-    }
-    return 0;
-}
-
-int gate_line_parse(ga_val *tool, ga_val *args, ga_val *level, int *dup, const char *s, size_t n)
-{
-    line_fields f;
-    memset(&f, 0, sizeof f);
-    jr r = { s, n, 0, 0 };
+    jr r = { s, n, 0, 1 };
+    ga_val t = { 0 }, lv = { 0 }, args = { 0 };
+    int d = 0;
+    gate_args_empty(a);
     ws(&r);
     if (r.p >= n || s[r.p] != '{')
         return -1;
-    if (object(&r, NULL, line_member, &f) < 0)
-        return -1;
+    r.p++;
+    ws(&r);
+    if (r.p < n && s[r.p] == '}') {
+        r.p++;
+    } else {
+        for (;;) {
+            ws(&r);
+            ga_val key, val;
+            if (r.p >= n || s[r.p] != '"' || str(&r, &key) < 0)
+                return -1;
+            char kb[16];
+            const char *k = key.p;
+            size_t kl = key.n;
+            if (key.esc) {
+                kl = ga_decode(&key, kb, sizeof kb);
+                k = kb;
+                if (kl >= sizeof kb)
+                    kl = 0;
+            }
+            ws(&r);
+            if (r.p >= n || s[r.p] != ':')
+                return -1;
+            r.p++;
+            ws(&r);
+            int is_args = keyis(k, kl, "args");
+            if (is_args && r.p < n && s[r.p] == '{') {
+                if (args.type != GA_ABSENT)
+                    d = 1;
+                gate_args_empty(a);
+                if (object(&r, &val, args_member, a) < 0)
+                    return -1;
+            } else if (value(&r, &val, NULL, NULL) < 0) {
+                return -1;
+            }
+            ga_val *slot = keyis(k, kl, "tool") ? &t : is_args ? &args
+                         : keyis(k, kl, "level") ? &lv : NULL;
+            if (slot) {
+                if (slot->type != GA_ABSENT)
+                    d = 1;
+                *slot = val;
+            }
+            ws(&r);
+            if (r.p < n && s[r.p] == ',') {
+                r.p++;
+                continue;
+            }
+            if (r.p < n && s[r.p] == '}') {
+                r.p++;
+                break;
+            }
+            return -1;
+        }
+    }
     ws(&r);
     if (r.p != n)
         return -1;
-    *tool = f.tool;
-    *args = f.args;
-    *level = f.level;
-    *dup = f.dup;
+    if (args.type != GA_ABSENT && args.type != GA_OBJECT)
+        return -2;
+    *tool = t;
+    *level = lv;
+    *dup = d;
     return 0;
 }

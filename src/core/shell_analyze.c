@@ -23,10 +23,23 @@ int sh_wprefix(const sh_cmd *c, int i, const char *lit)
     return strncmp(sh_wtext(c, i), lit, strlen(lit)) == 0;
 }
 
-/* Appends s, showing expansion markers the way a person would write them. */
+/* Appends s, showing expansion markers the way a person would write them
+ * and control bytes as '?'. */
 static size_t cat(char *dst, size_t k, size_t cap, const char *s)
 {
-    while (s && *s && k + 1 < cap) {
+    if (!s)
+        return k;
+    for (;;) {
+        size_t run = 0;
+        while ((unsigned char)s[run] >= 0x20)
+            run++;                      /* plain text: copy in one go */
+        if (run > cap - 1 - k)
+            run = cap - 1 - k;
+        memcpy(dst + k, s, run);
+        k += run;
+        s += run;
+        if (!*s || k + 1 >= cap)
+            return k;
         if (*s == SH_MARK && s[1]) {
             const char *show = s[1] == SH_K_HOME ? "~" : s[1] == SH_K_USER ? "~user"
                              : s[1] == SH_K_CMDSUB ? "$(...)" : s[1] == SH_K_PROCSUB ? "<(...)"
@@ -36,10 +49,9 @@ static size_t cat(char *dst, size_t k, size_t cap, const char *s)
                 dst[k++] = *show++;
             continue;
         }
-        dst[k++] = (unsigned char)*s < 0x20 ? '?' : *s;
+        dst[k++] = '?';
         s++;
     }
-    return k;
 }
 
 void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
@@ -71,8 +83,11 @@ static const char *const noop_words[] = {
 
 static int is_noop_word(const char *w)
 {
+    /* cheap reject first: every reserved word starts with one of these */
+    if (w[0] == '\0' || !strchr("!deftuwi{}", w[0]))
+        return 0;
     for (size_t i = 0; i < sizeof noop_words / sizeof *noop_words; i++)
-        if (strcmp(noop_words[i], w) == 0)
+        if (noop_words[i][0] == w[0] && strcmp(noop_words[i], w) == 0)
             return 1;
     return 0;
 }
@@ -189,7 +204,7 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
     int i = v->i;
     while (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && is_noop_word(sh_wtext(c, i)))
         i++;
-    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED)) {
+    if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) && strchr("fsce", sh_wtext(c, i)[0])) {
         const char *w = sh_wtext(c, i);
         if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
             return;                     /* loop header: its words are data */
@@ -218,6 +233,14 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
                 return;
             }
         }
+        for (int j = i + 1; j + 1 < v->end; j++)
+            if (strcmp(sh_wtext(c, j), "-c") == 0 && !(c->w[j + 1].flags & SH_W_OPAQUE)) {
+                /* $SHELL -c '...': read the script anyway */
+                if (sh_parse_script(cx, sh_wtext(c, j + 1), c->w[j + 1].len,
+                                    "inside $SHELL -c") < 0)
+                    sh_coarse_scan(cx, sh_wtext(c, j + 1), c->w[j + 1].len);
+                break;
+            }
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.hidden_program",
                    "the program to run comes from an expansion or glob it cannot see",
                    NULL, NULL, v->via);
@@ -327,9 +350,10 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 
 /* ---- fail closed ----------------------------------------------------------- */
 
-/* Text the model cannot parse: destructive (gates at Normal and Trusted),
- * and critical when a never-autopass signal appears anywhere in it. */
-void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
+/* A token-level look for never-autopass signals in text the shell model
+ * cannot read as shell (unparseable input, inline code of other languages):
+ * the reason, or NULL. Crude on purpose: it only ever adds gating. */
+const char *sh_signal_scan(const char *s, size_t n)
 {
     static const char *const words[] = {
         "sudo", "doas", "pkexec", "su", "runuser", "mkfs", "wipefs", "mke2fs",
@@ -391,6 +415,14 @@ void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
         crit = "deletes what looks like / or the home directory";
     if (!crit && saw_push && saw_force && saw_prot)
         crit = "force-pushes what looks like a protected branch";
+    return crit;
+}
+
+/* Text the model cannot parse: destructive (gates at Normal and Trusted),
+ * and critical when a never-autopass signal appears anywhere in it. */
+void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
+{
+    const char *crit = sh_signal_scan(s, n);
     if (crit)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
                    "cannot be parsed and ", crit, NULL, NULL);

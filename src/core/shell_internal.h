@@ -127,6 +127,7 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v);
 void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
                 const char *a, const char *b, const char *c, const char *via);
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n);
+const char *sh_signal_scan(const char *s, size_t n);
 
 /* ---- shell_target.c ---- */
 enum {

@@ -31,10 +31,18 @@ typedef struct {
 static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
                       int piped_in, const char *via);
 
+/* Byte classes: 1 = metacharacter (ends a word), 2 = needs the slow path
+ * inside a word (quotes, escapes, expansions, globs, braces, MARK). */
+static const unsigned char byte_class[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1,
+    [')'] = 1, ['<'] = 1, ['>'] = 1,
+    ['\\'] = 2, ['\''] = 2, ['"'] = 2, ['$'] = 2, ['`'] = 2, ['*'] = 2, ['?'] = 2,
+    ['['] = 2, ['{'] = 2, [(unsigned char)SH_MARK] = 2,
+};
+
 static int is_meta(char ch)
 {
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '&' ||
-           ch == '|' || ch == '(' || ch == ')' || ch == '<' || ch == '>';
+    return byte_class[(unsigned char)ch] == 1;
 }
 
 static int is_name_start(char ch)
@@ -428,7 +436,21 @@ static int read_word(lx *L, sh_word *w)
     }
     while (L->p < L->n) {
         char ch = s[L->p];
-        if (is_meta(ch))
+        unsigned char bc = byte_class[(unsigned char)ch];
+        if (bc == 0) {                          /* fast path: plain bytes */
+            size_t q = L->p + 1;
+            while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
+                q++;
+            size_t k = q - L->p;
+            if (L->c->tlen + k + 2 < SH_TEXT_CAP) {
+                memcpy(L->c->text + L->c->tlen, s + L->p, k);
+                L->c->tlen = (uint16_t)(L->c->tlen + k);
+                w->len = (uint16_t)(w->len + k);
+                L->p = q;
+                continue;
+            }
+        }
+        if (bc == 1)
             break;
         switch (ch) {
         case '\\':

@@ -10,6 +10,7 @@
 #include "core/shell_internal.h"
 #include "core/shell_rules.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define R(name, cls, fn, via) { name, SH_P_##cls, fn, via }
@@ -270,13 +271,49 @@ static const sh_program programs[] = {
 
 enum { N_PROGRAMS = sizeof programs / sizeof programs[0] };
 
+/* [first byte] = { first row, one past the last row } of the rows starting
+ * with that byte (generated with the table; sh_programs_sorted checks it). */
+static const struct { uint16_t lo, hi; } first_byte[128] = {
+    ['.'] = { 0, 1 },
+    [':'] = { 1, 2 },
+    ['['] = { 2, 4 },
+    ['a'] = { 4, 8 },
+    ['b'] = { 8, 17 },
+    ['c'] = { 17, 38 },
+    ['d'] = { 38, 52 },
+    ['e'] = { 52, 62 },
+    ['f'] = { 62, 76 },
+    ['g'] = { 76, 85 },
+    ['h'] = { 85, 93 },
+    ['i'] = { 93, 96 },
+    ['j'] = { 96, 100 },
+    ['k'] = { 100, 103 },
+    ['l'] = { 103, 114 },
+    ['m'] = { 114, 122 },
+    ['n'] = { 122, 136 },
+    ['o'] = { 136, 137 },
+    ['p'] = { 137, 160 },
+    ['r'] = { 160, 178 },
+    ['s'] = { 178, 207 },
+    ['t'] = { 207, 225 },
+    ['u'] = { 225, 233 },
+    ['v'] = { 233, 234 },
+    ['w'] = { 234, 244 },
+    ['x'] = { 244, 247 },
+    ['y'] = { 247, 249 },
+    ['z'] = { 249, 251 },
+};
+
+/* a[0..an) against the NUL-terminated b, bytewise like strcmp. */
 static int cmp(const char *a, size_t an, const char *b)
 {
-    size_t bn = strlen(b);
-    int c = memcmp(a, b, an < bn ? an : bn);
-    if (c)
-        return c;
-    return an < bn ? -1 : an > bn ? 1 : 0;
+    size_t i = 0;
+    for (; i < an && b[i]; i++)
+        if (a[i] != b[i])
+            return (unsigned char)a[i] - (unsigned char)b[i];
+    if (i == an)
+        return b[i] ? -1 : 0;
+    return 1;
 }
 
 const sh_program *sh_program_find(const char *name, size_t n)
@@ -285,7 +322,9 @@ const sh_program *sh_program_find(const char *name, size_t n)
         n = 4;
     else if (n > 5 && memcmp(name, "newfs", 5) == 0 && name[5] == '_')
         n = 5;
-    size_t lo = 0, hi = N_PROGRAMS;
+    if (n == 0 || (unsigned char)name[0] >= 128)
+        return NULL;
+    size_t lo = first_byte[(unsigned char)name[0]].lo, hi = first_byte[(unsigned char)name[0]].hi;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         int c = cmp(name, n, programs[mid].name);
@@ -303,6 +342,9 @@ int sh_programs_sorted(void)
 {
     for (size_t i = 1; i < N_PROGRAMS; i++)
         if (strcmp(programs[i - 1].name, programs[i].name) >= 0)
+            return 0;
+    for (size_t i = 0; i < N_PROGRAMS; i++)
+        if (sh_program_find(programs[i].name, strlen(programs[i].name)) != &programs[i])
             return 0;
     return 1;
 }

@@ -129,6 +129,18 @@ static void unseen(sh_ctx *cx, const sh_view *v, const char *who, const char *wh
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.shell_unseen_text", who, what, NULL, v->via);
 }
 
+
+/* Inline code of another language (python -c, perl -e, awk, a here-doc fed
+ * to an interpreter): not shell, but a never-autopass signal in it counts. */
+static int code_signal(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
+{
+    const char *crit = sh_signal_scan(code, n);
+    if (!crit)
+        return 0;
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.code_signal", who, " runs code that ", crit, v->via);
+    return 1;
+}
+
 /* ---- wrappers -------------------------------------------------------------- */
 
 typedef struct {
@@ -477,8 +489,22 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if ((t[1] != '-' && strpbrk(t + 1, "cemprE")) || strcmp(t, "--eval") == 0 ||
             strcmp(t, "--print") == 0) {
             code = 1;
+            for (int k = j + (t[2] && t[1] != '-' ? 0 : 1); k < v->end && k <= j + 1; k++)
+                if (k > j || t[2])
+                    if (code_signal(cx, v, p->name, k > j ? W(k) : t + 2,
+                                    k > j ? v->c->w[k].len : strlen(t + 2)))
+                        return;
             break;
         }
+    }
+    for (int k = 0; k < v->c->nr; k++) {
+        const sh_redir *r = &v->c->r[k];
+        if (r->op == SH_R_HEREDOC && r->body_ok &&
+            code_signal(cx, v, p->name, v->c->src + r->body_off, r->body_len))
+            return;
+        if (r->op == SH_R_HERESTR &&
+            code_signal(cx, v, p->name, v->c->text + r->target.off, r->target.len))
+            return;
     }
     if (!code && !operand && v->c->piped_in) {
         unseen(cx, v, p->name, " runs a program piped in from another command");
@@ -1253,6 +1279,8 @@ void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (j >= v->end)
         return;
     const char *prog = W(j);
+    if (code_signal(cx, v, p->name, prog, v->c->w[j].len))
+        return;
     if ((FL(j) & SH_W_OPAQUE) || strstr(prog, "system") || strchr(prog, '|') ||
         strchr(prog, '>') || strstr(prog, "getline") || strchr(prog, '@')) {
         unsafe_opt(cx, v, p, "a program that can write files or run commands");
@@ -1647,6 +1675,8 @@ static const git_sub git_subs[] = {
 /* Options that make a read-only git command write or run programs. */
 static int git_bad_option(const char *t)
 {
+    if (t[0] != '-')
+        return 0;
     return strncmp(t, "--output", 8) == 0 || strncmp(t, "--ext-diff", 10) == 0 ||
            strncmp(t, "--exec", 6) == 0 || strncmp(t, "--open-files-in-pager", 21) == 0 ||
            (t[0] == '-' && t[1] == 'O') || strncmp(t, "--upload-pack", 13) == 0 ||
@@ -1718,6 +1748,17 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
             strncmp(t, "--exec-path=", 12) == 0) {
             sh_verdict(cx, WG_SHELL_RISKY, "bash.git_config_override",
                        "git -c overrides configuration (it can run programs)", NULL, NULL, v->via);
+            if (strcmp(t, "-c") == 0 && j + 1 < v->end) {
+                /* alias.x=!cmd, core.pager=cmd, core.sshCommand=cmd ... run
+                 * shell text: read it */
+                const char *kv = W(j + 1), *eq = strchr(kv, '=');
+                if (eq && !(FL(j + 1) & SH_W_OPAQUE)) {
+                    const char *val = eq[1] == '!' ? eq + 2 : eq + 1;
+                    run_script(cx, val, strlen(val), "inside git -c");
+                } else if (FL(j + 1) & SH_W_OPAQUE) {
+                    unseen(cx, v, "git -c", " sets configuration it cannot see");
+                }
+            }
             j += t[1] == 'c' ? 2 : 1;
             continue;
         }
@@ -1733,9 +1774,19 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     const char *sub = W(j);
     const git_sub *g = NULL;
-    for (size_t k = 0; k < sizeof git_subs / sizeof *git_subs; k++)
-        if (strcmp(git_subs[k].sub, sub) == 0)
-            g = &git_subs[k];
+    size_t lo = 0, hi = sizeof git_subs / sizeof *git_subs;
+    while (lo < hi) {                   /* git_subs is sorted */
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(sub, git_subs[mid].sub);
+        if (c == 0) {
+            g = &git_subs[mid];
+            break;
+        }
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     if (!g) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " is not a known read-only git command",
                    v->via);

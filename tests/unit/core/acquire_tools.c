@@ -148,3 +148,22 @@ Test(captool, approval_is_the_larger_of_claim_and_server_risk)
     cr_expect_eq(wg_captool_install_risk_hook(&ENV, "x", "starter-pack"), WG_RISK_HIGH);
     cr_expect_eq(wg_captool_install_risk_hook(NULL, "risk-assessment", "starter-pack"), WG_RISK_HIGH);
 }
+
+#include "waggle/gate.h"
+
+Test(captool, gate_hook_raises_install_approval_from_server_trust)
+{
+    wg_gate_hooks hooks = { .ctx = &ENV, .install_risk = wg_captool_install_risk_hook };
+    wg_gate *g = NULL;
+    cr_assert_eq(wg_gate_new(&g, &hooks), 0, "%s", wg_error_last());
+    wg_gate_decision d;
+    const char *low = "{\"name\":\"changelog-from-git\",\"source\":\"starter-pack\",\"_riskLevel\":\"low\"}";
+    cr_assert_eq(wg_gate_check(&d, g, "install_capability", low, strlen(low), WG_AUTONOMY_NORMAL), 0);
+    cr_expect(d.needs_confirmation);
+    cr_expect_eq(d.approval_class, WG_APPROVAL_ELEVATED, "rule %s: %s", d.rule, d.reason);
+    const char *unknown = "{\"name\":\"../x\",\"source\":\"starter-pack\"}";
+    cr_assert_eq(wg_gate_check(&d, g, "install_capability", unknown, strlen(unknown), WG_AUTONOMY_YOLO), 0);
+    cr_expect_eq(d.approval_class, WG_APPROVAL_CRITICAL);
+    cr_expect(d.needs_confirmation, "an unknown install never auto-passes: %s", d.reason);
+    wg_gate_free(g);
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# bench/gate.sh - the gate benchmark (issue #2 §5): ours against the
+# original's regex gate (bench/gate_baseline.js, run with node), on the same
+# corpus, in the same run. Prints one line per case with the ratio.
+#   in-process: ns per decision (median of 7 runs), bash only and all tools
+#   --batch:    decisions/s through `waggle gate --batch` vs the JS baseline
+#               reading the same JSON lines (median of 5 runs)
+# Usage: bench/gate.sh [BUILD_DIR]   (default: build)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+build=${1:-$root/build}
+corpus=$here/gate_corpus.jsonl
+command -v node >/dev/null || { echo "gate.sh: node is needed for the baseline" >&2; exit 2; }
+[ -f "$corpus" ] || node "$here/gate_corpus.js" "$corpus"
+cmake --build "$build" --target gate_bench waggle -j2 >/dev/null
+
+ours=$("$build/bench/gate_bench" "$corpus")
+base=$(node "$here/gate_baseline.js" --inproc "$corpus")
+get() { printf '%s\n' "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+
+ratio() { awk -v b="$1" -v w="$2" 'BEGIN { printf "%.1fx", b / w }'; }
+nb=$(get "$ours" bash_calls); na=$(get "$ours" all_calls)
+b1=$(get "$base" bash_ns); w1=$(get "$ours" bash_ns)
+b2=$(get "$base" all_ns); w2=$(get "$ours" all_ns)
+printf 'gate_inproc_bash   calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (mean ns/decision, median of 7)\n' \
+    "$nb" "$b1" "$w1" "$(ratio "$b1" "$w1")"
+printf 'gate_inproc_bash   per-command median=%sns  p90=%sns  (waggle only; shell analysis + all four answers)\n' \
+    "$(get "$ours" bash_p50)" "$(get "$ours" bash_p90)"
+printf 'gate_inproc_all    calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (JSON args text -> decision)\n' \
+    "$na" "$b2" "$w2" "$(ratio "$b2" "$w2")"
+
+big=$(mktemp /tmp/gate_batch.XXXXXX)
+trap 'rm -f "$big"' EXIT
+i=0
+while [ $i -lt 180 ]; do cat "$corpus"; i=$((i + 1)); done > "$big"
+lines=$(wc -l < "$big")
+median_s() {    # median wall time in seconds of 5 runs of "$@" < big > /dev/null
+    for r in 1 2 3 4 5; do
+        t0=$(date +%s%N); "$@" < "$big" > /dev/null; t1=$(date +%s%N)
+        echo $(( t1 - t0 ))
+    done | sort -n | sed -n 3p | awk '{ printf "%.4f", $1 / 1e9 }'
+}
+tw=$(median_s "$build/waggle" gate --batch)
+tb=$(median_s node "$here/gate_baseline.js" --batch)
+awk -v n="$lines" -v tw="$tw" -v tb="$tb" 'BEGIN {
+    printf "gate_batch         lines=%d  baseline=%.0f/s (%.3fs)  waggle=%.0f/s (%.3fs)  ratio=%.1fx  (median of 5)\n",
+        n, n / tb, tb, n / tw, tw, tb / tw }'

@@ -1,0 +1,56 @@
+/* storecli.c - shared plumbing of the store-backed subcommands. */
+#include "storecli.h"
+#include "waggle/datadir.h"
+#include "waggle/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int storecli_open(storecli *s, const char *cmd, const char *data_dir, int want_vault)
+{
+    memset(s, 0, sizeof *s);
+    int rc = wg_datadir_open(&s->dir, data_dir);
+    if (rc == 0)
+        rc = wg_store_open(&s->st, s->dir);
+    if (rc == 0 && want_vault)
+        rc = wg_vault_open(&s->vault, s->st);
+    if (rc == 0)
+        rc = wg_audit_open(&s->audit, s->st, s->vault);
+    if (rc < 0) {
+        int code = wg_cli_error(cmd, rc);
+        storecli_close(s);
+        return code == WG_EXIT_USAGE ? WG_EXIT_FAIL : code;
+    }
+    return WG_EXIT_OK;
+}
+
+void storecli_close(storecli *s)
+{
+    wg_audit_free(s->audit);
+    wg_vault_free(s->vault);
+    wg_store_free(s->st);
+    free(s->dir);
+    memset(s, 0, sizeof *s);
+}
+
+void storecli_log(storecli *s, const char *cmd, const char *event, json_t *input)
+{
+    wg_audit_record r = { .event = event, .actor = "cli", .input = input, .decision = "ok" };
+    if (wg_audit_append(s->audit, &r, NULL) < 0)
+        fprintf(stderr, "waggle %s: warning: audit log: %s\n", cmd, wg_error_last());
+    json_decref(input);
+}
+
+long long storecli_number(const char *s)
+{
+    if (!s || !*s || strlen(s) > 15)
+        return -1;
+    long long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    return v;
+}

@@ -5,6 +5,8 @@
 #   in-process: ns per decision (median of 7 runs), bash only and all tools
 #   --batch:    decisions/s through `waggle gate --batch` vs the JS baseline
 #               reading the same JSON lines (median of 5 runs)
+# Times are CPU time (thread CPU clock in-process, user+sys for --batch), so
+# other load on a shared machine does not inflate them.
 # Usage: bench/gate.sh [BUILD_DIR]   (default: build)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,18 +33,18 @@ printf 'gate_inproc_all    calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (JSON
     "$na" "$b2" "$w2" "$(ratio "$b2" "$w2")"
 
 big=$(mktemp /tmp/gate_batch.XXXXXX)
-trap 'rm -f "$big"' EXIT
+trap 'rm -f "$big" "$big.t"' EXIT
 i=0
 while [ $i -lt 180 ]; do cat "$corpus"; i=$((i + 1)); done > "$big"
 lines=$(wc -l < "$big")
-median_s() {    # median wall time in seconds of 5 runs of "$@" < big > /dev/null
+median_s() {    # median CPU time (user+sys, s) of 5 runs of "$@" < big > /dev/null
     for r in 1 2 3 4 5; do
-        t0=$(date +%s%N); "$@" < "$big" > /dev/null; t1=$(date +%s%N)
-        echo $(( t1 - t0 ))
-    done | sort -n | sed -n 3p | awk '{ printf "%.4f", $1 / 1e9 }'
+        /usr/bin/time -f '%U %S' -o "$big.t" "$@" < "$big" > /dev/null
+        awk '{ printf "%.3f\n", $1 + $2 }' "$big.t"
+    done | sort -n | sed -n 3p
 }
 tw=$(median_s "$build/waggle" gate --batch)
 tb=$(median_s node "$here/gate_baseline.js" --batch)
 awk -v n="$lines" -v tw="$tw" -v tb="$tb" 'BEGIN {
-    printf "gate_batch         lines=%d  baseline=%.0f/s (%.3fs)  waggle=%.0f/s (%.3fs)  ratio=%.1fx  (median of 5)\n",
+    printf "gate_batch         lines=%d  baseline=%.0f/s (%.3fs)  waggle=%.0f/s (%.3fs)  ratio=%.1fx  (CPU time, median of 5)\n",
         n, n / tb, tb, n / tw, tw, tb / tw }'

@@ -1,9 +1,367 @@
-/* cmd_connectors.c - `waggle connectors`. PLACEHOLDER: replaced by the issue that builds it. */
+/* cmd_connectors.c - `waggle connectors`: list, probe, connect, disconnect
+ * and call connectors (spec 8). Credentials go to the encrypted vault in the
+ * data dir; every call is audit-logged by the registry and passes the
+ * confirmation gate first (spec 7): when the gate asks, a person must say
+ * yes - on the terminal, or with --yes. Without a terminal and without
+ * --yes the call is refused with exit 3, never run. */
 #include "cli.h"
+#include "waggle/audit.h"
+#include "waggle/connector.h"
+#include "waggle/datadir.h"
+#include "waggle/error.h"
+#include "waggle/gate.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: waggle connectors [--data-dir DIR] [--demo] COMMAND ...\n"
+    "\n"
+    "Connect agent tools to real services (GitHub, Slack, Jira, PostgreSQL, ...).\n"
+    "Credentials are kept encrypted in the vault of the data dir.\n"
+    "\n"
+    "commands:\n"
+    "  list                      every connector with its status and tools\n"
+    "  tools                     the tool definitions of the connected connectors\n"
+    "  health ID                 probe a connector (exit 1 when the probe fails)\n"
+    "  connect ID [options]      store a credential read from stdin (first line)\n"
+    "      --email E             account email (Jira: email:token basic auth)\n"
+    "      --base-url URL        self-hosted site, e.g. https://gitlab.example.com/api/v4\n"
+    "      --expires-at ISO      when the credential expires\n"
+    "  disconnect ID             delete the credential and its settings\n"
+    "  call TOOL ARGS_JSON       run connector_<id>_<action> with JSON arguments\n"
+    "      --level L             autonomy: normal (default), trusted, yolo\n"
+    "      --yes                 approve the call if the gate asks (you are the human)\n"
+    "\n"
+    "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
+    "discord-mock); --json prints JSON (list, health).\n"
+    "\n"
+    "exit status: 0 ok, 1 failed (also: the connector answered success:false),\n"
+    "2 bad usage, 3 the call needs confirmation and there was no one to ask.\n"
+    "\n"
+    "example:\n"
+    "  printf '%%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
+    "  waggle connectors call connector_github_create_issue \\\n"
+    "      '{\"owner\":\"me\",\"repo\":\"hive\",\"title\":\"Bees are loose\"}'\n";
+
+/* Everything a subcommand needs: store, vault, audit, registry. */
+typedef struct env {
+    char *dir;
+    wg_store *store;
+    wg_vault *vault;
+    wg_audit *audit;
+    wg_connect_vault cv;
+    wg_connect_audit ca;
+    wg_registry *reg;
+} env;
+
+static void env_close(env *e)
+{
+    wg_registry_free(e->reg);
+    wg_audit_free(e->audit);
+    wg_vault_free(e->vault);
+    wg_store_free(e->store);
+    free(e->dir);
+}
+
+static int env_open(env *e, const char *data_dir, int demo)
+{
+    memset(e, 0, sizeof *e);
+    int rc;
+    if ((rc = wg_datadir_open(&e->dir, data_dir)) < 0 ||
+        (rc = wg_store_open(&e->store, e->dir)) < 0 ||
+        (rc = wg_vault_open(&e->vault, e->store)) < 0 ||
+        (rc = wg_audit_open(&e->audit, e->store, e->vault)) < 0)
+        return rc;
+    e->cv = (wg_connect_vault){ e->vault, wg_vault_seam_get, wg_vault_seam_set,
+                                wg_vault_seam_del, wg_vault_seam_list };
+    e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
+    wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo };
+    return wg_registry_new(&e->reg, &o);
+}
+
+/* ---- subcommands ----------------------------------------------------------- */
+
+typedef struct opts {
+    int json, yes, demo;
+    const char *email, *base_url, *expires_at, *level;
+} opts;
+
+static int do_list(env *e, const opts *o, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    json_t *defs = NULL;
+    int rc = wg_registry_definitions(&defs, e->reg);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    if (o->json) {
+        rc = wg_cli_print_json(json_pack("{s:o}", "connectors", defs), 1);
+        return rc;
+    }
+    size_t i;
+    json_t *d;
+    printf("%-14s %-13s %-8s %s\n", "ID", "STATUS", "ACTIONS", "NAME");
+    json_array_foreach(defs, i, d)
+        printf("%-14s %-13s %-8zu %s\n", json_string_value(json_object_get(d, "id")),
+               json_string_value(json_object_get(d, "status")),
+               json_array_size(json_object_get(d, "actions")),
+               json_string_value(json_object_get(d, "name")));
+    json_decref(defs);
+    return WG_EXIT_OK;
+}
+
+static int do_tools(env *e, const opts *o, int argc, char **argv)
+{
+    (void)o;
+    (void)argc;
+    (void)argv;
+    json_t *tools = NULL;
+    int rc = wg_registry_tools(&tools, e->reg);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    rc = wg_cli_print_json(tools, 1);
+    json_decref(tools);
+    return rc;
+}
+
+static int do_health(env *e, const opts *o, int argc, char **argv)
+{
+    if (argc != 1)
+        return wg_cli_usage("connectors", "health needs one connector id");
+    json_t *h = NULL;
+    int rc = wg_registry_health(&h, e->reg, argv[0]);
+    if (rc == WG_ENOTFOUND)
+        return wg_cli_usage("connectors", "no connector '%s' (see: waggle connectors list)", argv[0]);
+    if (!h)
+        return wg_cli_error("connectors", rc);
+    if (o->json) {
+        wg_cli_print_json(h, 1);
+    } else {
+        const char *err = json_string_value(json_object_get(h, "error"));
+        printf("%s: %s%s%s\n", argv[0], json_string_value(json_object_get(h, "status")),
+               err ? " - " : "", err ? err : "");
+    }
+    json_decref(h);
+    return rc < 0 ? WG_EXIT_FAIL : WG_EXIT_OK;
+}
+
+/* The credential: the first line of stdin, without the line end. */
+static int read_token(char **out)
+{
+    char *all = NULL;
+    size_t len = 0;
+    int rc = wg_cli_read_all(&all, &len, "-", 64 * 1024);
+    if (rc < 0)
+        return rc;
+    all[strcspn(all, "\r\n")] = 0;
+    if (!*all) {
+        free(all);
+        return wg_error_set(WG_EINVAL, "no credential on stdin (pipe the token in)");
+    }
+    *out = all;
+    return 0;
+}
+
+static int do_connect(env *e, const opts *o, int argc, char **argv)
+{
+    if (argc != 1)
+        return wg_cli_usage("connectors", "connect needs one connector id");
+    if (!wg_registry_get(e->reg, argv[0]))
+        return wg_cli_usage("connectors", "no connector '%s' (see: waggle connectors list)", argv[0]);
+    if (isatty(STDIN_FILENO))
+        fprintf(stderr, "paste the credential for %s, then press Enter:\n", argv[0]);
+    char *token = NULL;
+    int rc = read_token(&token);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    wg_connect_request req = { .token = token, .email = o->email, .base_url = o->base_url,
+                               .expires_at = o->expires_at };
+    rc = wg_registry_connect(e->reg, argv[0], &req);
+    memset(token, 0, strlen(token));
+    free(token);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    printf("connected %s (credential stored in the vault)\n", argv[0]);
+    return WG_EXIT_OK;
+}
+
+static int do_disconnect(env *e, const opts *o, int argc, char **argv)
+{
+    (void)o;
+    if (argc != 1)
+        return wg_cli_usage("connectors", "disconnect needs one connector id");
+    json_t *out = NULL;
+    int rc = wg_registry_disconnect(&out, e->reg, argv[0]);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    printf("%s %s (%lld settings removed)\n",
+           json_is_true(json_object_get(out, "disconnected")) ? "disconnected" : "was not connected:",
+           argv[0], (long long)json_integer_value(json_object_get(out, "cleanedKeys")));
+    json_decref(out);
+    return WG_EXIT_OK;
+}
+
+/* Asks on the terminal. 1 = approved. */
+static int ask(const char *tool, const wg_gate_decision *d)
+{
+    FILE *tty = fopen("/dev/tty", "r+");
+    if (!tty)
+        return 0;
+    fprintf(tty, "%s needs your approval (%s, rule %s): %s\nApprove? [y/N] ", tool,
+            wg_approval_name(d->approval_class), d->rule, d->reason);
+    fflush(tty);
+    char line[16] = "";
+    int ok = fgets(line, sizeof line, tty) && (line[0] == 'y' || line[0] == 'Y');
+    fclose(tty);
+    return ok;
+}
+
+static int do_call(env *e, const opts *o, int argc, char **argv)
+{
+    if (argc != 2)
+        return wg_cli_usage("connectors", "call needs TOOL and ARGS_JSON ('{}' for none)");
+    const char *tool = argv[0];
+    char *text = NULL;
+    size_t len = 0;
+    if (strcmp(argv[1], "-") == 0 && wg_cli_read_all(&text, &len, "-", 1 << 20) < 0)
+        return wg_cli_error("connectors", wg_error_last_code());
+    json_error_t jerr;
+    json_t *args = json_loads(text ? text : argv[1], 0, &jerr);
+    free(text);
+    if (!json_is_object(args)) {
+        json_decref(args);
+        return wg_cli_usage("connectors", "ARGS_JSON must be a JSON object: %s",
+                            args ? "not an object" : jerr.text);
+    }
+    wg_autonomy level = WG_AUTONOMY_NORMAL;
+    if (o->level && wg_autonomy_parse(&level, o->level) < 0) {
+        json_decref(args);
+        return wg_cli_usage("connectors", "--level must be normal, trusted or yolo");
+    }
+    wg_risk_level risk;
+    if (wg_registry_action_risk(&risk, e->reg, tool) < 0) {
+        json_decref(args);
+        return wg_cli_usage("connectors", "'%s' is not a connector tool (connector_<id>_<action>)", tool);
+    }
+    wg_gate *gate = NULL;
+    wg_gate_hooks hooks = { .ctx = e->reg, .connector_risk = wg_registry_connector_risk };
+    wg_gate_decision d;
+    int rc = wg_gate_new(&gate, &hooks);
+    if (rc == 0)
+        rc = wg_gate_check_json(&d, gate, tool, args, level);
+    wg_gate_free(gate);
+    if (rc < 0) {
+        json_decref(args);
+        return wg_cli_error("connectors", rc);
+    }
+    if (d.needs_confirmation && !o->yes) {
+        if (!isatty(STDIN_FILENO) || !ask(tool, &d)) {
+            int interactive = isatty(STDIN_FILENO);
+            fprintf(stderr, "waggle connectors: %s %s (%s, rule %s): %s\n", tool,
+                    interactive ? "was not approved" : "needs confirmation",
+                    wg_approval_name(d.approval_class), d.rule, d.reason);
+            if (!interactive)
+                fprintf(stderr, "no terminal to ask on: run it where you can answer, "
+                                "or pass --yes to approve it yourself\n");
+            json_decref(args);
+            return interactive ? WG_EXIT_FAIL : WG_EXIT_CONFIRM;
+        }
+    }
+    json_t *res = NULL;
+    rc = wg_registry_execute(&res, e->reg, tool, args);
+    json_decref(args);
+    if (!res)
+        return wg_cli_error("connectors", rc);
+    int ok = json_is_true(json_object_get(res, "success"));
+    wg_cli_print_json(res, 1);
+    json_decref(res);
+    return ok ? WG_EXIT_OK : WG_EXIT_FAIL;
+}
+
+typedef int (*sub_fn)(env *e, const opts *o, int argc, char **argv);
+
+static const struct {
+    const char *name;
+    sub_fn fn;
+} subs[] = {
+    { "list", do_list },
+    { "tools", do_tools },
+    { "health", do_health },
+    { "connect", do_connect },
+    { "disconnect", do_disconnect },
+    { "call", do_call },
+};
 
 int cmd_connectors(int argc, char **argv, const wg_cli *cli)
 {
-    (void)argc;
-    (void)cli;
-    return wg_cli_fail(argv[0], "not built yet");
+    static const struct option longs[] = {
+        { "data-dir", required_argument, NULL, 'd' }, { "demo", no_argument, NULL, 'D' },
+        { "json", no_argument, NULL, 'j' },           { "yes", no_argument, NULL, 'y' },
+        { "email", required_argument, NULL, 'e' },    { "base-url", required_argument, NULL, 'b' },
+        { "expires-at", required_argument, NULL, 'x' }, { "level", required_argument, NULL, 'l' },
+        { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+    };
+    if (wg_cli_wants_help(argc, argv)) {
+        fputs(usage_text, stdout);
+        return WG_EXIT_OK;
+    }
+    opts o = { 0 };
+    const char *data_dir = cli->data_dir;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+", longs, NULL)) != -1 || optind < argc) {
+        if (c == -1) {
+            /* a non-option word: keep going after it (options may follow) */
+            optind++;
+            continue;
+        }
+        switch (c) {
+        case 'd': data_dir = optarg; break;
+        case 'D': o.demo = 1; break;
+        case 'j': o.json = 1; break;
+        case 'y': o.yes = 1; break;
+        case 'e': o.email = optarg; break;
+        case 'b': o.base_url = optarg; break;
+        case 'x': o.expires_at = optarg; break;
+        case 'l': o.level = optarg; break;
+        default:
+            return wg_cli_usage("connectors", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    /* the words, in order, without options */
+    char *words[16];
+    int n = 0;
+    for (int i = 1; i < argc && n < 16; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            int takes = strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "--email") == 0 ||
+                        strcmp(argv[i], "--base-url") == 0 || strcmp(argv[i], "--expires-at") == 0 ||
+                        strcmp(argv[i], "--level") == 0;
+            i += takes && !strchr(argv[i], '=');
+            continue;
+        }
+        words[n++] = argv[i];
+    }
+    if (n == 0)
+        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, call)");
+    for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
+        if (strcmp(subs[k].name, words[0]))
+            continue;
+        env e;
+        int rc = env_open(&e, data_dir, o.demo);
+        if (rc < 0) {
+            env_close(&e);
+            return wg_cli_error("connectors", rc);
+        }
+        rc = subs[k].fn(&e, &o, n - 1, words + 1);
+        env_close(&e);
+        return rc;
+    }
+    return wg_cli_usage("connectors", "unknown command '%s'", words[0]);
 }

@@ -355,11 +355,11 @@ int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
             char *clean = NULL;
             const char *secrets[] = { c ? c->token : NULL, NULL };
             const char *msg = err ? err : "health check failed";
-            if (wg_connector_safe_error(&clean, "probe failed:", 0, msg, strlen(msg), secrets) == 0) {
-                /* drop the "probe failed: 0: " status we do not have */
-                const char *text = strstr(clean, ": ") ? strstr(clean, ": ") + 2 : clean;
-                json_object_set_new(h, "error", json_string(text));
-            }
+            static const char lead[] = "- 0: ";    /* prefix and status we then drop */
+            if (wg_connector_safe_error(&clean, "-", 0, msg, strlen(msg), secrets) == 0)
+                json_object_set_new(h, "error", json_string(strncmp(clean, lead, 5) == 0
+                                                                ? clean + sizeof lead - 1
+                                                                : "health check failed"));
             free(clean);
             json_object_set_new(h, "status", json_string("error"));
             rc = wg_error_set(WG_EUPSTREAM, "health probe of %s failed", e->spec->id);

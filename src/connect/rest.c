@@ -591,10 +591,19 @@ int wg_rest_result(json_t **out, const wg_rest_ctx *ctx, wg_rest_response *r, wg
 {
     json_t *res = NULL;
     if (r->status < 200 || r->status > 299) {
-        const char *secrets[] = { ctx->call->creds ? ctx->call->creds->token : NULL, NULL };
+        /* the token as sent, and as it looks percent-encoded in a URL */
+        const char *tok = ctx->call->creds ? ctx->call->creds->token : NULL;
+        buf enc = { 0 };
+        if (tok)
+            encode(&enc, tok, strlen(tok));
+        const char *secrets[] = { tok, enc.p, NULL };
         char *msg = NULL;
-        if (wg_connector_safe_error(&msg, ctx->rest->error_prefix, r->status, r->text, r->len,
-                                    secrets) < 0)
+        int rc = wg_connector_safe_error(&msg, ctx->rest->error_prefix, r->status, r->text, r->len,
+                                         secrets);
+        if (enc.p)
+            sodium_memzero(enc.p, enc.len);
+        free(enc.p);
+        if (rc < 0)
             return WG_ENOMEM;
         res = wg_connector_fail("%s", msg);
         free(msg);

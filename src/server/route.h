@@ -138,8 +138,14 @@ struct wg_server_ctx {
      * (demo ones with --demo), credentials loaded from the vault at start.
      * routes_connectors.c and GET /api/tools use it. Never NULL. */
     struct wg_registry *registry;
-    /* The vault seam the registry uses (connector:<id> credentials,
-     * kvark:connection, team:server). Never NULL. */
+    /* The store (waggle/store.h: SQLite in DATA_DIR/waggle.db), the
+     * encrypted vault over it (waggle/vault.h) and the audit log
+     * (waggle/audit.h). Never NULL. */
+    struct wg_store *store;
+    struct wg_vault *vault_db;
+    struct wg_audit *audit;
+    /* The same vault as the registry's seam (connector.h wg_connect_vault):
+     * connector:<id> credentials, kvark:connection, team:server. */
     const struct wg_connect_vault *vault;
     /* The trust model (waggle/trust.h), compiled once. Never NULL. */
     const struct wg_trust *trust;

@@ -7,13 +7,16 @@
  *        config.json; there is no sync service in this subsystem, so the
  *        setting is what it changes (documented in docs/server.md)
  *   GET  /api/admin/overview     (TEAMS)     counts: connectors, skills,
- *        plugins, personas, audit events, pool keys
+ *        plugins, personas, audit rows, pool keys (vault entries outside the
+ *        connector:/kvark:/team: namespaces)
  * Audit export lives in routes_audit.c. */
 #include "server/files.h"
 #include "server/personas.h"
 #include "server/route.h"
 #include "server/tiering.h"
 #include "waggle/connector.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
 #include "waggle/error.h"
 
 #include <dirent.h>
@@ -155,6 +158,44 @@ static int count_entries(const char *data_dir, const char *sub, const char *suff
     return n;
 }
 
+/* Rows in the audit log; -1 when the store cannot say. */
+static long long audit_rows(const wg_req *req)
+{
+    wg_store_rows *rows = NULL;
+    long long n = -1;
+    if (wg_store_exec(req->ctx->store, "SELECT COUNT(*) FROM audit_log", NULL, 0, &rows, NULL) == 0 &&
+        wg_store_rows_count(rows) == 1)
+        n = wg_store_rows_int(rows, 0, 0);
+    wg_store_rows_free(rows);
+    return n;
+}
+
+/* Provider API keys for the credential pool: vault entries outside the
+ * connector:, kvark: and team: namespaces (spec 13 names them provider,
+ * provider-2, ...). -1 when the vault cannot be listed. */
+static long long pool_keys(const wg_req *req)
+{
+    static const char *const other[] = { "connector:", "kvark:", "team:" };
+    wg_vault_entry *list = NULL;
+    size_t n = 0;
+    if (wg_vault_list(&list, &n, req->ctx->vault_db, NULL) < 0)
+        return -1;
+    long long keys = 0;
+    for (size_t i = 0; i < n; i++) {
+        int skip = 0;
+        for (size_t k = 0; k < sizeof other / sizeof *other; k++)
+            skip |= strncmp(list[i].name, other[k], strlen(other[k])) == 0;
+        keys += !skip;
+    }
+    wg_vault_entries_free(list, n);
+    return keys;
+}
+
+static json_t *count_or_null(long long n)
+{
+    return n < 0 ? json_null() : json_integer(n);
+}
+
 static int overview(wg_res *res, const wg_req *req)
 {
     const wg_registry *reg = req->ctx->registry;
@@ -179,8 +220,8 @@ static int overview(wg_res *res, const wg_req *req)
         "skills", count_entries(req->ctx->data_dir, "skills", ".md"),
         "plugins", count_entries(req->ctx->data_dir, "plugins", NULL),
         "customPersonas", custom,
-        "auditEvents", json_null(),
-        "poolKeys", json_null()));
+        "auditEvents", count_or_null(audit_rows(req)),
+        "poolKeys", count_or_null(pool_keys(req))));
 }
 
 static int init(void **state, wg_server_ctx *ctx)

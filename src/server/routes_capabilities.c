@@ -16,6 +16,7 @@
 #include "server/route.h"
 #include "server/tiering.h"
 #include "waggle/acquire.h"
+#include "waggle/audit.h"
 #include "waggle/capdeps.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
@@ -126,6 +127,26 @@ static int status(wg_res *res, const wg_req *req)
     return wg_res_text(res, 200, WG_CONTENT_JSON, text, strlen(text));
 }
 
+/* hooks.recentActivity: the last 10 audit rows as {event, timestamp,
+ * cancelled (the decision was a denial), reason (the deciding rule)}. */
+static json_t *recent_activity(const wg_req *req)
+{
+    json_t *arr = json_array();
+    wg_audit_event *ev = NULL;
+    size_t n = 0;
+    wg_audit_query q = { 10, NULL };
+    if (wg_audit_list(&ev, &n, req->ctx->audit, &q) < 0)
+        return arr;
+    for (size_t i = 0; i < n; i++) {
+        int cancelled = ev[i].decision && (strcmp(ev[i].decision, "denied") == 0 ||
+                                           strcmp(ev[i].decision, "deny") == 0);
+        json_array_append_new(arr, json_pack("{s:s?,s:s?,s:b,s:s?}", "event", ev[i].event,
+                              "timestamp", ev[i].ts, "cancelled", cancelled, "reason", ev[i].rule));
+    }
+    wg_audit_events_free(ev, n);
+    return arr;
+}
+
 static int status_build(json_t **out, const wg_req *req)
 {
     wg_plugin_list pl;
@@ -175,12 +196,12 @@ static int status_build(json_t **out, const wg_req *req)
     wg_plugin_list_free(&pl);
     wg_skillset_free(active);
     *out = json_pack(
-        "{s:o,s:o,s:o,s:{s:I,s:I,s:I,s:i},s:o,s:{s:i,s:[]},s:o}",
+        "{s:o,s:o,s:o,s:{s:I,s:I,s:I,s:i},s:o,s:{s:i,s:o},s:o}",
         "plugins", plugins, "mcpServers", mcp, "skills", skills,
         "tools", "count", (json_int_t)(native + plugin_tools), "native", (json_int_t)native,
         "plugin", (json_int_t)plugin_tools, "mcp", 0,
         "commands", cmds,
-        "hooks", "registered", HOOKS_REGISTERED, "recentActivity",
+        "hooks", "registered", HOOKS_REGISTERED, "recentActivity", recent_activity(req),
         "workflows", wfs);
     return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
 }

@@ -4,8 +4,11 @@
 #include "server/files.h"
 #include "waggle/catalog.h"
 #include "waggle/acquire.h"
+#include "waggle/audit.h"
 #include "waggle/connector.h"
 #include "waggle/gate.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
 #include "waggle/error.h"
 #include "waggle/skills.h"
 #include "waggle/trust.h"
@@ -92,12 +95,16 @@ static void release(wg_server *srv)
         if (wg_server__areas[a]->fini)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
+    /* Users of the store go first: gate and registry, then audit, vault
+     * and the store itself (closed cleanly on shutdown). */
+    wg_gate_free(srv->gate);
     wg_registry_free(srv->ctx.registry);
+    wg_audit_free(srv->audit);
+    wg_vault_free(srv->vault_db);
+    wg_store_free(srv->store);
     wg_trust_free(srv->trust);
     wg_skillset_free(srv->starter);
     wg_catalog_free(srv->catalog);
-    wg_gate_free(srv->gate);
-    wg_connect_memvault_free(srv->conn_vault);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
     free_list(srv->cors_origins);
@@ -169,12 +176,21 @@ static int init_handles(wg_server *srv)
             return rc;
     }
     srv->ctx.catalog = srv->catalog;
-    if ((rc = wg_connect_memvault_new(&srv->conn_vault)) < 0)
+    if ((rc = wg_store_open(&srv->store, srv->data_dir)) < 0 ||
+        (rc = wg_vault_open(&srv->vault_db, srv->store)) < 0 ||
+        (rc = wg_audit_open(&srv->audit, srv->store, srv->vault_db)) < 0)
         return rc;
+    srv->ctx.store = srv->store;
+    srv->ctx.vault_db = srv->vault_db;
+    srv->ctx.audit = srv->audit;
+    srv->vault_seam = (wg_connect_vault){ srv->vault_db, wg_vault_seam_get, wg_vault_seam_set,
+                                          wg_vault_seam_del, wg_vault_seam_list };
+    srv->audit_seam = (wg_connect_audit){ srv->audit, wg_audit_seam_log };
     wg_registry_options ro = { 0 };
-    ro.vault = srv->conn_vault;
+    ro.vault = &srv->vault_seam;
+    ro.audit = &srv->audit_seam;
     ro.demo = srv->ctx.demo;
-    srv->ctx.vault = srv->conn_vault;
+    srv->ctx.vault = &srv->vault_seam;
     if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
         return rc;
     if ((rc = wg_registry_load(srv->ctx.registry)) < 0)
@@ -306,9 +322,9 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
 int wg_server_audit(const wg_server_ctx *ctx, const char *event, const char *tool,
                     const json_t *input, const char *decision, const char *rule)
 {
-    /* Until the store's audit log is wired in, the row goes to the log. */
-    (void)input;
-    wg_server_logf(ctx, "audit event=%s tool=%s decision=%s rule=%s", event, tool ? tool : "-",
-                   decision ? decision : "-", rule ? rule : "-");
-    return 0;
+    wg_audit_record rec = { event, "api", tool, input, decision, rule, 0 };
+    int rc = wg_audit_append(ctx->audit, &rec, NULL);
+    if (rc < 0)
+        wg_server_logf(ctx, "error audit event=%s not written: %s", event, wg_error_last());
+    return rc;
 }

@@ -5,6 +5,7 @@
 #define WAGGLE_SERVER_INT_H
 
 #include "server/route.h"
+#include "waggle/connector.h"
 #include "waggle/server.h"
 
 #include <pthread.h>
@@ -88,7 +89,11 @@ struct wg_server {
     size_t n_areas;
     size_t n_areas_inited;
     void *mhd;                   /* struct MHD_Daemon * */
-    struct wg_connect_vault *conn_vault;   /* the registry's vault seam */
+    struct wg_store *store;
+    struct wg_vault *vault_db;
+    struct wg_audit *audit;
+    struct wg_connect_vault vault_seam;    /* over vault_db, for the registry */
+    struct wg_connect_audit audit_seam;    /* over audit, for the registry */
     struct wg_trust *trust;
     struct wg_skillset *starter;
     struct wg_catalog *catalog;

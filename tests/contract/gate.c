@@ -145,3 +145,22 @@ Test(gate, bad_fields_are_400_naming_them)
         wgt_http_res_free(&r);
     }
 }
+
+Test(gate, spec_7_5_auto_approval_writes_an_approval_auto_audit_row)
+{
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"tool\":\"write_file\",\"args\":{\"path\":\"notes.txt\"},\"autonomy\":{\"level\":\"trusted\",\"expiresAt\":%lld}}",
+             now_ms() + 600000);
+    wgt_http_res r;
+    check(&r, body);
+    cr_assert(flag(&r, "autoApproved"));
+    wgt_http_res_free(&r);
+    wgt_http(&r, &s, "GET", "/api/audit?event=approval_auto&limit=5", NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    json_t *e = json_array_get(json_object_get(r.json, "events"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "event")), "approval_auto");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "tool")), "write_file");
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "input"), "_autonomy")), "trusted");
+    wgt_http_res_free(&r);
+}

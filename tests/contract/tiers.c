@@ -39,6 +39,7 @@ static const struct {
     { "GET",  "/api/cost/by-workspace", 2 },
     { "POST", "/api/cloud-sync/toggle", 2 },
     { "GET",  "/api/admin/overview", 2 },
+    { "POST", "/api/admin/audit-export", 2 },
     { "POST", "/api/team/connect", 2 },
     { "GET",  "/api/team/governance/permissions", 3 },
 };

@@ -118,6 +118,9 @@ struct wg_connector_spec {
     const void *impl;          /* operation-specific table (REST spec, …) */
     const char *extra_key;     /* extra vault sub-key loaded into creds->extra */
     int always_connected;      /* demo connectors: connected without a credential */
+    /* Settings a person may store as connector:<id>:<name> (besides email
+     * and base_url), NULL-terminated "name" strings, or NULL. */
+    const char *const *settings;
 };
 
 /* ---- SDK helpers (spec 8.1) --------------------------------------------- */
@@ -237,6 +240,12 @@ typedef struct wg_connect_request {
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (no token, bad expiresAt,
  * bad base URL, control characters), WG_EUNSUPPORTED (no vault), WG_E*. */
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req);
+
+/* Stores one connector setting connector:<id>:<name> (e.g. email's
+ * smtp_url). name must be one of spec->settings; value must be printable.
+ * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (unknown setting, control
+ * characters), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
+int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value);
 
 /* Deletes connector:<id> and every connector:<id>:* key and clears the
  * in-memory state. *out is {disconnected, connectorId, cleanedKeys}.

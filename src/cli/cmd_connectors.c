@@ -33,10 +33,15 @@ static const char usage_text[] =
     "      --email E             account email (Jira: email:token basic auth)\n"
     "      --base-url URL        self-hosted site, e.g. https://gitlab.example.com/api/v4\n"
     "      --expires-at ISO      when the credential expires\n"
+    "      --set NAME=VALUE      a connector setting (repeatable), see below\n"
+    "  set ID NAME=VALUE ...     change connector settings\n"
     "  disconnect ID             delete the credential and its settings\n"
     "  call TOOL ARGS_JSON       run connector_<id>_<action> with JSON arguments\n"
     "      --level L             autonomy: normal (default), trusted, yolo\n"
     "      --yes                 approve the call if the gate asks (you are the human)\n"
+    "\n"
+    "settings: email: smtp_url (smtps://host:465; without it email uses SendGrid),\n"
+    "from_email, from_name, max_daily (default 100); postgres: statement_timeout_ms.\n"
     "\n"
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health).\n"
@@ -87,10 +92,30 @@ static int env_open(env *e, const char *data_dir, int demo)
 
 /* ---- subcommands ----------------------------------------------------------- */
 
+enum { MAX_SETS = 16 };
+
 typedef struct opts {
     int json, yes, demo;
     const char *email, *base_url, *expires_at, *level;
+    const char *sets[MAX_SETS];
+    int n_sets;
 } opts;
+
+/* Applies NAME=VALUE settings. Returns an exit code. */
+static int apply_settings(env *e, const char *id, const char *const *sets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(sets[i], '=');
+        if (!eq || eq == sets[i])
+            return wg_cli_usage("connectors", "a setting is NAME=VALUE, got '%s'", sets[i]);
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - sets[i]), sets[i]);
+        int rc = wg_registry_set_setting(e->reg, id, name, eq + 1);
+        if (rc < 0)
+            return wg_cli_error("connectors", rc);
+    }
+    return WG_EXIT_OK;
+}
 
 static int do_list(env *e, const opts *o, int argc, char **argv)
 {
@@ -187,6 +212,8 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     free(token);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
+    if ((rc = apply_settings(e, argv[0], o->sets, o->n_sets)) != WG_EXIT_OK)
+        return rc;
     printf("connected %s (credential stored in the vault)\n", argv[0]);
     return WG_EXIT_OK;
 }
@@ -205,6 +232,19 @@ static int do_disconnect(env *e, const opts *o, int argc, char **argv)
            argv[0], (long long)json_integer_value(json_object_get(out, "cleanedKeys")));
     json_decref(out);
     return WG_EXIT_OK;
+}
+
+static int do_set(env *e, const opts *o, int argc, char **argv)
+{
+    (void)o;
+    if (argc < 2)
+        return wg_cli_usage("connectors", "set needs an id and NAME=VALUE settings");
+    if (!wg_registry_get(e->reg, argv[0]))
+        return wg_cli_usage("connectors", "no connector '%s' (see: waggle connectors list)", argv[0]);
+    int rc = apply_settings(e, argv[0], (const char *const *)argv + 1, argc - 1);
+    if (rc == WG_EXIT_OK)
+        printf("%s: %d setting%s stored\n", argv[0], argc - 1, argc == 2 ? "" : "s");
+    return rc;
 }
 
 /* Asks on the terminal. 1 = approved. */
@@ -295,6 +335,7 @@ static const struct {
     { "health", do_health },
     { "connect", do_connect },
     { "disconnect", do_disconnect },
+    { "set", do_set },
     { "call", do_call },
 };
 
@@ -305,6 +346,7 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "json", no_argument, NULL, 'j' },           { "yes", no_argument, NULL, 'y' },
         { "email", required_argument, NULL, 'e' },    { "base-url", required_argument, NULL, 'b' },
         { "expires-at", required_argument, NULL, 'x' }, { "level", required_argument, NULL, 'l' },
+        { "set", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -331,6 +373,11 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'b': o.base_url = optarg; break;
         case 'x': o.expires_at = optarg; break;
         case 'l': o.level = optarg; break;
+        case 's':
+            if (o.n_sets == MAX_SETS)
+                return wg_cli_usage("connectors", "at most %d --set options", MAX_SETS);
+            o.sets[o.n_sets++] = optarg;
+            break;
         default:
             return wg_cli_usage("connectors", "unknown option %s", argv[optind - 1]);
         }
@@ -342,14 +389,14 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (argv[i][0] == '-' && argv[i][1]) {
             int takes = strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "--email") == 0 ||
                         strcmp(argv[i], "--base-url") == 0 || strcmp(argv[i], "--expires-at") == 0 ||
-                        strcmp(argv[i], "--level") == 0;
+                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0;
             i += takes && !strchr(argv[i], '=');
             continue;
         }
         words[n++] = argv[i];
     }
     if (n == 0)
-        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, call)");
+        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, set, call)");
     for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
         if (strcmp(subs[k].name, words[0]))
             continue;

@@ -491,6 +491,9 @@ static int email_health(char **error, const wg_connector_call *call)
 
 static const wg_connector_ops ops = { email_execute, email_health };
 
+static const char *const settings_names[] = { "smtp_url", "from_email", "from_name", "max_daily",
+                                               NULL };
+
 const wg_connector_spec wg_spec_email = {
     .id = "email",
     .name = "Email",
@@ -505,4 +508,5 @@ const wg_connector_spec wg_spec_email = {
     .actions = actions,
     .n_actions = COUNT(actions),
     .ops = &ops,
+    .settings = settings_names,
 };

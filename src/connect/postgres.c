@@ -341,6 +341,8 @@ static int pg_health(char **error, const wg_connector_call *call)
 
 static const wg_connector_ops ops = { pg_execute, pg_health };
 
+static const char *const settings_names[] = { "statement_timeout_ms", NULL };
+
 const wg_connector_spec wg_spec_postgres = {
     .id = "postgres",
     .name = "PostgreSQL",
@@ -355,4 +357,5 @@ const wg_connector_spec wg_spec_postgres = {
     .n_actions = COUNT(actions),
     .ops = &ops,
     .extra_key = "statement_timeout_ms",
+    .settings = settings_names,
 };

@@ -623,6 +623,23 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     return 0;
 }
 
+int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value)
+{
+    entry *e = find(reg, id);
+    if (!e)
+        return wg_error_set(WG_ENOTFOUND, "Connector not found");
+    int known = 0;
+    for (size_t i = 0; e->spec->settings && e->spec->settings[i] && name; i++)
+        known |= strcmp(e->spec->settings[i], name) == 0;
+    if (!known)
+        return wg_error_set(WG_EINVAL, "%s has no setting '%s'", id, name ? name : "");
+    if (!value || has_ctl(value))
+        return wg_error_set(WG_EINVAL, "setting values may not contain control characters");
+    if (!reg->has_vault)
+        return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
+    return set_sub(reg, id, name, value);
+}
+
 int wg_registry_disconnect(json_t **out, wg_registry *reg, const char *id)
 {
     if (!reg->has_vault)

@@ -13,10 +13,14 @@
  * Risk comes from the tool name and the registry's declared riskLevel,
  * never from the arguments (ARCHITECTURE.md Decisions). autonomy is
  * {level, expiresAt}: the level applies only while expiresAt is present, in
- * the future and no further ahead than the server's cap (spec 7.5). */
+ * the future and no further ahead than the server's cap (spec 7.5). The
+ * gate is the server's (ctx->gate, with the registry's risk hook); every
+ * approval step is an audit row: approval_requested, approval_granted,
+ * approval_denied, approval_auto (spec 7, reference 5.5). */
 #include "server/route.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "waggle/audit.h"
 #include "waggle/gate.h"
 
 #include <pthread.h>
@@ -37,7 +41,6 @@ typedef struct pending {
 } pending;
 
 typedef struct state {
-    wg_gate *gate;
     pthread_mutex_t mu;
     pending *head;
     size_t n;
@@ -128,6 +131,18 @@ static json_t *decision_json(const wg_gate_decision *d)
                      "rule", d->rule, "reason", d->reason);
 }
 
+/* One audit row for an approval step. Failing to write it refuses the call
+ * (fail closed) when it would run; a denial is logged best-effort. */
+static int audit_step(const wg_req *req, const char *event, const char *tool, const json_t *args,
+                      const char *rule)
+{
+    if (!req->ctx->audit)
+        return 0;
+    wg_audit_record rec = { .event = event, .actor = "api", .tool = tool, .input = args,
+                            .decision = event + strlen("approval_"), .rule = rule };
+    return wg_audit_append(req->ctx->audit, &rec, NULL);
+}
+
 /* ---- routes ----------------------------------------------------------------- */
 
 static int run(wg_res *res, const wg_req *req, const char *tool, const json_t *args,
@@ -160,8 +175,13 @@ static int execute(wg_res *res, const wg_req *req)
     json_t *empty = args ? NULL : json_object();
     const json_t *a = args ? args : empty;
     wg_gate_decision d;
-    int rc = wg_gate_check_json(&d, st->gate, tool, a, level);
+    int rc = wg_gate_check_json(&d, req->ctx->gate, tool, a, level);
     if (rc < 0) {
+        json_decref(empty);
+        return rc;
+    }
+    if (!d.needs_confirmation && d.auto_approved &&
+        (rc = audit_step(req, "approval_auto", tool, a, d.rule)) < 0) {
         json_decref(empty);
         return rc;
     }
@@ -191,6 +211,7 @@ static int execute(wg_res *res, const wg_req *req)
         pending_free(p);
         return wg_res_error(res, 429, "TOO_MANY_PENDING", "too many calls wait for approval");
     }
+    audit_step(req, "approval_requested", tool, p->args, d.rule);
     char when[40];
     iso_ms(when, sizeof when, p->expires_ms);
     wg_server_logf(req->ctx, "approval %.8s… requested for %s", p->id, tool);
@@ -230,10 +251,13 @@ static int approval(wg_res *res, const wg_req *req)
     int rc;
     if (json_is_true(v)) {
         wg_server_logf(req->ctx, "approval %.8s… granted for %s", id, found->tool);
-        rc = run(res, req, found->tool, found->args,
-                 json_pack("{s:s,s:b}", "approvalId", id, "approved", 1));
+        rc = audit_step(req, "approval_granted", found->tool, found->args, NULL);
+        if (rc == 0)
+            rc = run(res, req, found->tool, found->args,
+                     json_pack("{s:s,s:b}", "approvalId", id, "approved", 1));
     } else {
         wg_server_logf(req->ctx, "approval %.8s… denied for %s", id, found->tool);
+        audit_step(req, "approval_denied", found->tool, found->args, NULL);
         rc = wg_res_json(res, 200, json_pack("{s:s,s:b}", "approvalId", id, "approved", 0));
     }
     pending_free(found);
@@ -242,15 +266,10 @@ static int approval(wg_res *res, const wg_req *req)
 
 static int init(void **out, wg_server_ctx *ctx)
 {
+    (void)ctx;
     state *st = calloc(1, sizeof *st);
     if (!st)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    wg_gate_hooks hooks = { .ctx = ctx->registry, .connector_risk = wg_registry_connector_risk };
-    int rc = wg_gate_new(&st->gate, &hooks);
-    if (rc < 0) {
-        free(st);
-        return rc;
-    }
     pthread_mutex_init(&st->mu, NULL);
     *out = st;
     return 0;
@@ -266,7 +285,6 @@ static void fini(void *p)
         pending_free(st->head);
         st->head = n;
     }
-    wg_gate_free(st->gate);
     pthread_mutex_destroy(&st->mu);
     free(st);
 }

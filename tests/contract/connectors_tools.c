@@ -10,6 +10,8 @@
 
 #include "connect_replay.h"
 #include "server_test.h"
+#include "waggle/audit.h"
+#include "waggle/store.h"
 
 static wgt_server s;
 static wgt_replay *up;
@@ -103,6 +105,26 @@ Test(tools_execute, write_at_normal_waits_then_runs_once_after_approval)
     wgt_http(&r, &s, "POST", path, "{\"approved\":true}");
     cr_assert_eq(r.status, 404, "an approval is used once");
     wgt_http_res_free(&r);
+
+    /* the audit log has the request, the grant and the connector run */
+    wg_store *st = NULL;
+    wg_audit *a = NULL;
+    cr_assert_eq(wg_store_open(&st, s.dir), 0);
+    cr_assert_eq(wg_audit_open(&a, st, NULL), 0);
+    wg_audit_event *ev = NULL;
+    size_t n = 0;
+    wg_audit_query q = { .limit = 10 };
+    cr_assert_eq(wg_audit_list(&ev, &n, a, &q), 0);
+    int requested = 0, granted = 0, ran = 0;
+    for (size_t i = 0; i < n; i++) {
+        requested += !strcmp(ev[i].event, "approval_requested");
+        granted += !strcmp(ev[i].event, "approval_granted");
+        ran += !strcmp(ev[i].event, "connector.github.create_issue");
+    }
+    cr_assert(requested == 1 && granted == 1 && ran == 1, "%d %d %d of %zu", requested, granted, ran, n);
+    wg_audit_events_free(ev, n);
+    wg_audit_free(a);
+    wg_store_free(st);
 }
 
 Test(tools_execute, denial_runs_nothing)

@@ -214,3 +214,44 @@ Test(connect_cli, list_disconnect_and_bad_input)
     cr_assert(strstr(r.out, "Not connected"), "%s", r.out);
     wgt_result_free(&r);
 }
+
+#include "connect_smtp_sink.h"
+
+Test(connect_cli, email_settings_and_send_over_smtp)
+{
+    wgt_smtp *sink = wgt_smtp_start();
+    cr_assert_not_null(sink);
+    char url[80];
+    snprintf(url, sizeof url, "smtp_url=smtp://127.0.0.1:%d", wgt_smtp_port(sink));
+    wgt_result r;
+    const char *conn[] = { "connect", "email", "--set", url, "--set", "from_email=me@example.com",
+                           "--email", "me@example.com", NULL };
+    cr_assert_eq(cli(&r, "app-password\n", conn), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    const char *bad[] = { "set", "email", "bcc_everyone=yes", NULL };
+    cr_assert_eq(cli(&r, NULL, bad), 0);
+    cr_assert_eq(r.status, 2, "unknown settings are refused: %s", r.err);
+    wgt_result_free(&r);
+    const char *limit[] = { "set", "email", "max_daily=5", NULL };
+    cr_assert_eq(cli(&r, NULL, limit), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    const char *send[] = { "call", "connector_email_send_email",
+                           "{\"to\":\"ada@example.com\",\"subject\":\"hi\",\"body\":\"hello\"}", NULL };
+    cr_assert_eq(cli(&r, NULL, send), 0);
+    cr_assert_eq(r.status, 3, "email is high risk: it asks");
+    wgt_result_free(&r);
+    const char *send_yes[] = { "call", "connector_email_send_email",
+                               "{\"to\":\"ada@example.com\",\"subject\":\"hi\",\"body\":\"hello\"}",
+                               "--yes", NULL };
+    cr_assert_eq(cli(&r, NULL, send_yes), 0);
+    cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+    wgt_result_free(&r);
+    json_t *msgs = wgt_smtp_messages(sink);
+    cr_assert_eq(json_array_size(msgs), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(msgs, 0), "from")),
+                     "<me@example.com>");
+    json_decref(msgs);
+    wgt_smtp_stop(sink);
+}

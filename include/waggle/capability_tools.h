@@ -19,6 +19,8 @@
 #include <jansson.h>
 #include "waggle/trust.h"
 #include "waggle/skills.h"
+#include "waggle/router.h"
+#include "waggle/connector.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +75,13 @@ wg_risk_level wg_captool_install_risk_hook(void *ctx, const char *name, const ch
  * args._riskLevel (high->critical, medium->elevated, else standard) and
  * the class of wg_captool_install_risk. */
 wg_approval_class wg_captool_install_approval(const wg_captool_env *env, const json_t *args);
+
+/* The registry's connectors as router input (spec 2.2 step 1.5): id, name,
+ * service, connected (wg_registry_is_connected) and action names. *out is
+ * new (wg_captool_connectors_free); strings are borrowed from the specs,
+ * which are static or outlive the registry. Returns 0 or WG_ENOMEM. */
+int wg_captool_connectors(wg_router_connector **out, size_t *n, const wg_registry *reg);
+void wg_captool_connectors_free(wg_router_connector *c, size_t n);
 
 #ifdef __cplusplus
 }

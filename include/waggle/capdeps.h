@@ -36,6 +36,10 @@ int wg_capdeps_load_local(wg_capdeps **out, const char *data_dir);
 
 void wg_capdeps_free(wg_capdeps *d);
 
+/* Sets the connectors the router sees (replacing any from JSON). The array
+ * and its strings are borrowed: they must outlive d. */
+void wg_capdeps_set_connectors(wg_capdeps *d, const wg_router_connector *c, size_t n);
+
 /* Router deps (MCP health answered from unhealthyMcpServers). */
 const wg_router_deps *wg_capdeps_router(const wg_capdeps *d);
 

@@ -192,6 +192,10 @@ int wg_registry_load(wg_registry *reg);
  * non-expired credential. 0 otherwise (also for unknown ids). */
 int wg_registry_is_connected(const wg_registry *reg, const char *id);
 
+/* getConnected (spec 8.2): the ids of the connectors that count as
+ * connected, in registration order (JSON array of strings, new). */
+int wg_registry_connected(json_t **out, const wg_registry *reg);
+
 /* Status string "connected" | "expired" | "disconnected" from the vault. */
 const char *wg_registry_status(const wg_registry *reg, const char *id);
 

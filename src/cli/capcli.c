@@ -3,6 +3,11 @@
 #include "cli.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
+#include "waggle/capability_tools.h"
+#include "waggle/store.h"
+#include "waggle/vault.h"
+
+#include <unistd.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,4 +65,64 @@ int capcli_print_json(const json_t *value)
         return WG_EXIT_FAIL;
     fputc('\n', stdout);
     return WG_EXIT_OK;
+}
+
+struct capcli_connectors {
+    wg_store *store;
+    wg_vault *vault;
+    wg_registry *reg;
+    wg_router_connector *items;
+    size_t n;
+};
+
+void capcli_connectors_free(capcli_connectors *c)
+{
+    if (!c)
+        return;
+    wg_captool_connectors_free(c->items, c->n);
+    wg_registry_free(c->reg);
+    wg_vault_free(c->vault);
+    wg_store_free(c->store);
+    free(c);
+}
+
+/* Opens the vault only when a store already exists: routing must not
+ * create state. */
+static void open_vault(capcli_connectors *c, const char *cmd, const char *dir)
+{
+    char *db = NULL;
+    if (wg_datadir_path(&db, dir, "waggle.db") < 0 || access(db, F_OK) != 0) {
+        free(db);
+        return;
+    }
+    free(db);
+    if (wg_store_open(&c->store, dir) < 0 || wg_vault_open(&c->vault, c->store) < 0)
+        fprintf(stderr, "waggle %s: note: connector status unknown (%s); showing all as not "
+                "connected\n", cmd, wg_error_last());
+}
+
+capcli_connectors *capcli_connectors_load(const char *cmd, const char *data_dir)
+{
+    capcli_connectors *c = calloc(1, sizeof *c);
+    char *dir = NULL;
+    if (!c || wg_datadir_resolve(&dir, data_dir) < 0) {
+        free(c);
+        return NULL;
+    }
+    open_vault(c, cmd, dir);
+    free(dir);
+    wg_connect_vault cv = { c->vault, wg_vault_seam_get, wg_vault_seam_set,
+                            wg_vault_seam_del, wg_vault_seam_list };
+    wg_registry_options opts = { .vault = c->vault ? &cv : NULL };
+    if (wg_registry_new(&c->reg, &opts) < 0 || wg_captool_connectors(&c->items, &c->n, c->reg) < 0) {
+        capcli_connectors_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void capcli_connectors_attach(wg_capdeps *deps, const capcli_connectors *c)
+{
+    if (c)
+        wg_capdeps_set_connectors(deps, c->items, c->n);
 }

@@ -12,6 +12,17 @@
 int capcli_load_deps(wg_capdeps **out, const char *cmd, const char *deps_file,
                      const char *data_dir);
 
+/* The local installation's connectors for routing: the registry's built-in
+ * connectors, connected according to the vault when DATA_DIR/waggle.db
+ * exists (nothing is created otherwise). Attach with wg_capdeps_set_connectors;
+ * free with capcli_connectors_free after the deps are done. Never fails the
+ * command: when the vault cannot be opened every connector reads as not
+ * connected and a note goes to stderr. */
+typedef struct capcli_connectors capcli_connectors;
+capcli_connectors *capcli_connectors_load(const char *cmd, const char *data_dir);
+void capcli_connectors_attach(wg_capdeps *deps, const capcli_connectors *c);
+void capcli_connectors_free(capcli_connectors *c);
+
 /* Joins argv[from..argc) with single spaces. New string or NULL. */
 char *capcli_join(int argc, char **argv, int from);
 

@@ -25,8 +25,9 @@ static void help(void)
         "                  skills[{name,content}], plugins[{name,description,skills,\n"
         "                  mcpServers}], mcpServers, subAgentRoles, unhealthyMcpServers,\n"
         "                  connectors[{id,name,service,connected,actions}]\n"
-        "                  Without it: this installation's native tools, active skills\n"
-        "                  (DATA_DIR/skills), plugins (DATA_DIR/plugins) and the six roles.\n"
+        "                  Without it: this installation's native tools, connectors\n"
+        "                  (connected per the vault), active skills (DATA_DIR/skills),\n"
+        "                  plugins (DATA_DIR/plugins) and the six roles.\n"
         "  --data-dir DIR  data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
         "\n"
         "example:\n"
@@ -69,11 +70,14 @@ int cmd_route(int argc, char **argv, const wg_cli *cli)
         free(query);
         return rc;
     }
+    capcli_connectors *conns = deps_file ? NULL : capcli_connectors_load(argv[0], data_dir);
+    capcli_connectors_attach(deps, conns);
     wg_route_list routes;
     int lrc = wg_router_resolve(&routes, wg_capdeps_router(deps), query);
     free(query);
     if (lrc < 0) {
         wg_capdeps_free(deps);
+        capcli_connectors_free(conns);
         return wg_cli_error(argv[0], lrc);
     }
     json_t *j = wg_route_list_json(&routes);
@@ -81,5 +85,6 @@ int cmd_route(int argc, char **argv, const wg_cli *cli)
     json_decref(j);
     wg_route_list_free(&routes);
     wg_capdeps_free(deps);
+    capcli_connectors_free(conns);
     return rc;
 }

@@ -299,6 +299,21 @@ int wg_registry_is_connected(const wg_registry *reg, const char *id)
     return strcmp(wg_registry_status(reg, id), "connected") == 0;
 }
 
+int wg_registry_connected(json_t **out, const wg_registry *reg)
+{
+    json_t *ids = json_array();
+    for (size_t i = 0; ids && i < reg->n; i++)
+        if (wg_registry_is_connected(reg, reg->v[i].spec->id) &&
+            json_array_append_new(ids, json_string(reg->v[i].spec->id)) < 0) {
+            json_decref(ids);
+            ids = NULL;
+        }
+    if (!ids)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = ids;
+    return 0;
+}
+
 int wg_registry_definitions(json_t **out, const wg_registry *reg)
 {
     json_t *arr = json_array();

@@ -26,6 +26,7 @@ struct wg_capdeps {
     size_t n_unhealthy;
     const char **roles;          /* JSON mode */
     wg_router_connector *conns;
+    size_t n_conns;                /* entries of conns / conn_actions */
     const char ***conn_actions;
     wg_market_hit *market;
     size_t n_market;
@@ -38,7 +39,7 @@ void wg_capdeps_free(wg_capdeps *d)
         return;
     for (size_t i = 0; d->plugin_strv && i < 2 * d->deps.n_plugins; i++)
         free(d->plugin_strv[i]);
-    for (size_t i = 0; d->conn_actions && i < d->deps.n_connectors; i++)
+    for (size_t i = 0; d->conn_actions && i < d->n_conns; i++)
         free(d->conn_actions[i]);
     free(d->plugin_strv);
     free(d->conn_actions);
@@ -54,6 +55,12 @@ void wg_capdeps_free(wg_capdeps *d)
     wg_plugin_list_free(&d->plugins);
     json_decref(d->root);
     free(d);
+}
+
+void wg_capdeps_set_connectors(wg_capdeps *d, const wg_router_connector *c, size_t n)
+{
+    d->deps.connectors = c;
+    d->deps.n_connectors = n;
 }
 
 const wg_router_deps *wg_capdeps_router(const wg_capdeps *d)
@@ -218,7 +225,7 @@ static int json_connectors(wg_capdeps *d)
         if (conn && !json_is_boolean(conn))
             bad = 1;
         rc_->connected = json_is_true(conn);
-        d->deps.n_connectors = i + 1;
+        d->deps.n_connectors = d->n_conns = i + 1;
         if (bad || !rc_->id)
             return type_error("connectors[]");
         if ((rc = str_array(&d->conn_actions[i], &rc_->n_actions, c, "actions")) < 0)

@@ -175,3 +175,39 @@ wg_approval_class wg_captool_install_approval(const wg_captool_env *env, const j
     wg_approval_class computed = wg_approval_for_risk(wg_captool_install_risk(env, args));
     return claimed > computed ? claimed : computed;
 }
+
+/* ---- connectors for the router ------------------------------------------ */
+
+void wg_captool_connectors_free(wg_router_connector *c, size_t n)
+{
+    for (size_t i = 0; c && i < n; i++)
+        free((void *)c[i].actions);
+    free(c);
+}
+
+int wg_captool_connectors(wg_router_connector **out, size_t *n, const wg_registry *reg)
+{
+    size_t count = wg_registry_count(reg);
+    *out = NULL;
+    *n = 0;
+    if (count == 0)
+        return 0;
+    wg_router_connector *c = calloc(count, sizeof *c);
+    if (!c)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < count; i++) {
+        const wg_connector_spec *sp = wg_registry_at(reg, i);
+        const char **names = calloc(sp->n_actions + 1, sizeof *names);
+        if (!names) {
+            wg_captool_connectors_free(c, i);
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        }
+        for (size_t a = 0; a < sp->n_actions; a++)
+            names[a] = sp->actions[a].name;
+        c[i] = (wg_router_connector){ sp->id, sp->name, sp->service,
+                                      wg_registry_is_connected(reg, sp->id), names, sp->n_actions };
+    }
+    *out = c;
+    *n = count;
+    return 0;
+}

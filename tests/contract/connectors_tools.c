@@ -33,7 +33,11 @@ static const char create_ok[] =
 
 static void setup(void)
 {
-    wgt_server_start(&s, NULL);
+    /* a fixed hex vault key (see tests/contract/connectors.c) */
+    static const char *const files[] = {
+        "vault.key", "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n", NULL };
+    wgt_server_config cfg = { .files = files };
+    wgt_server_start(&s, &cfg);
     up = wgt_replay_start();
     char body[256];
     snprintf(body, sizeof body, "{\"token\":\"ghp_contracttoken0123456789\",\"baseUrl\":\"%s\"}",

@@ -3,6 +3,7 @@
  * connectors, disconnect clearing state, and failures returned as
  * {success:false} (reference 13 items 10, 17, 18). */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "connect_fixture.h"
@@ -32,6 +33,18 @@ Test(connect_registry, demo_connectors_are_connected_and_say_so)
     json_t *d = json_object_get(f.last, "data");
     cr_assert(json_is_true(json_object_get(d, "demo")));
     cr_assert_str_eq(json_string_value(json_object_get(d, "message")), "[DEMO] hi");
+}
+
+Test(connect_registry, connected_lists_demo_and_credentialed_ids)
+{
+    wg_connect_request req = { .token = "t0ken-value-123" };
+    cr_assert_eq(wg_registry_connect(f.reg, "notion", &req), 0);
+    json_t *ids = NULL;
+    cr_assert_eq(wg_registry_connected(&ids, f.reg), 0);
+    char *s = json_dumps(ids, JSON_COMPACT);
+    cr_assert_str_eq(s, "[\"notion\",\"slack-mock\",\"teams-mock\",\"discord-mock\"]");
+    free(s);
+    json_decref(ids);
 }
 
 Test(connect_registry, no_demo_without_the_flag)

@@ -132,7 +132,9 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
  * {query, catalogSize, matchCount, matches[...]}, the no-match
  * {query, matchCount:0, hint}, or for an empty query
  * {error:"query is required", hint}. limit defaults to 10 and is clamped to
- * 1..30 (0 and non-numbers give 10). Returns 0 or WG_ENOMEM. */
+ * 1..30 (0 and non-numbers give 10). Returns 0, WG_EINVAL (NULL catalog, or
+ * a query that is not valid UTF-8 - only possible when args were built
+ * without jansson's checks), WG_ENOMEM. */
 int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t *args);
 
 /* list_connector_categories: {totalServers, officialServers, categoryCount,

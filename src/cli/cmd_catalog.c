@@ -159,10 +159,12 @@ static int sub_search(int argc, char **argv, common_opts *o)
         return wg_cli_usage("catalog search", "unknown category '%s'; see 'waggle catalog "
                             "categories'", s.category);
     char *q = join_words(argc - optind, argv + optind);
-    json_t *args = q ? json_pack("{s:s}", "query", q) : NULL;
+    if (!q)
+        return wg_cli_fail("catalog search", "out of memory");
+    json_t *args = json_pack("{s:s}", "query", q);
     free(q);
     if (!args)
-        return wg_cli_fail("catalog search", "out of memory");
+        return wg_cli_usage("catalog search", "QUERY is not valid UTF-8");
     if (s.category)
         json_object_set_new(args, "category", json_string(s.category));
     if (s.have_limit)

@@ -52,13 +52,6 @@ static void field_words(const wg_catalog_server *s, int f, wg_cat_word_fn fn, vo
     }
 }
 
-static int count_word(void *ctx, const char *w, size_t len, size_t pos)
-{
-    (void)w; (void)len; (void)pos;
-    (*(size_t *)ctx)++;
-    return 0;
-}
-
 /* One (term, contribution) of the server being indexed. */
 typedef struct {
     uint32_t tid;
@@ -121,25 +114,6 @@ static size_t merge_occs(occ *o, size_t n)
         }
     }
     return k;
-}
-
-typedef struct {
-    uint32_t *name_seen;   /* term ids of the current name, for distinct counting */
-    size_t n;
-    wg_catalog_index *ix;
-} name_counter;
-
-static int count_name_word(void *ctx, const char *w, size_t len, size_t pos)
-{
-    (void)pos;
-    name_counter *c = ctx;
-    uint32_t tid = wg_strmap__get(&c->ix->terms, w, len);
-    for (size_t i = 0; i < c->n; i++)
-        if (c->name_seen[i] == tid)
-            return 0;
-    if (c->n < 255)
-        c->name_seen[c->n++] = tid;
-    return 0;
 }
 
 static int cmp_term(const void *a, const void *b, void *ctx)
@@ -248,44 +222,77 @@ static int raw_push(raw_postings *r, uint32_t tid, wg_catalog_posting p)
     return 0;
 }
 
+/* Distinct words of one server's name, from its occurrences (<= 255). */
+static unsigned char name_words(const occ *o, size_t n)
+{
+    uint32_t seen[255];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 255; i++) {
+        if (!(o[i].fields & (1u << WG_FLD_NAME)))
+            continue;
+        size_t j = 0;
+        while (j < k && seen[j] != o[i].tid)
+            j++;
+        if (j == k)
+            seen[k++] = o[i].tid;
+    }
+    return (unsigned char)k;
+}
+
+/* Tokenizes every field of every server once, keeping (term, field) per
+ * occurrence; start[d] is where server d's occurrences begin. */
+static int tokenize_all(builder *b, size_t *start, const wg_catalog *cat)
+{
+    for (size_t d = 0; d < cat->n; d++) {
+        start[d] = b->nocc;
+        for (int f = 0; f < WG_FLD_COUNT; f++) {
+            b->field = f;
+            field_words(&cat->servers[d], f, add_word, b);
+            if (b->rc < 0)
+                return b->rc;
+        }
+    }
+    start[cat->n] = b->nocc;
+    return 0;
+}
+
 static int index_servers(wg_catalog_index *ix, const wg_catalog *cat, raw_postings *raw)
 {
+    builder b = { .ix = ix, .contrib = 1.0f };
+    size_t *start = calloc(cat->n + 1, sizeof *start);
     size_t *lens = calloc(cat->n * WG_FLD_COUNT + 1, sizeof *lens);
-    if (!lens)
-        return wg_error_set(WG_ENOMEM, "out of memory");
+    int rc = (!start || !lens) ? wg_error_set(WG_ENOMEM, "out of memory") : 0;
+    if (rc == 0)
+        rc = tokenize_all(&b, start, cat);
     double avg[WG_FLD_COUNT] = { 0 };
-    for (size_t d = 0; d < cat->n; d++)
-        for (int f = 0; f < WG_FLD_COUNT; f++) {
-            field_words(&cat->servers[d], f, count_word, &lens[d * WG_FLD_COUNT + f]);
-            avg[f] += (double)lens[d * WG_FLD_COUNT + f];
+    for (size_t d = 0; rc == 0 && d < cat->n; d++)
+        for (size_t i = start[d]; i < start[d + 1]; i++) {
+            int f = __builtin_ctz(b.occs[i].fields);
+            lens[d * WG_FLD_COUNT + (size_t)f]++;
+            avg[f] += 1.0;
         }
     for (int f = 0; f < WG_FLD_COUNT; f++)
         avg[f] = cat->n && avg[f] > 0 ? avg[f] / (double)cat->n : 1.0;
-    builder b = { .ix = ix };
-    uint32_t seen[255];
-    int rc = 0;
-    for (size_t d = 0; d < cat->n && rc == 0; d++) {
-        b.nocc = 0;
-        for (int f = 0; f < WG_FLD_COUNT && rc == 0; f++) {
+    for (size_t d = 0; rc == 0 && d < cat->n; d++) {
+        occ *o = b.occs + start[d];
+        size_t n = start[d + 1] - start[d];
+        for (size_t i = 0; i < n; i++) {
+            int f = __builtin_ctz(o[i].fields);
             double norm = 1.0 - field_spec[f].b +
-                          field_spec[f].b * (double)lens[d * WG_FLD_COUNT + f] / avg[f];
-            b.contrib = (float)(field_spec[f].weight / norm);
-            b.field = f;
-            field_words(&cat->servers[d], f, add_word, &b);
-            rc = b.rc;
+                          field_spec[f].b * (double)lens[d * WG_FLD_COUNT + (size_t)f] / avg[f];
+            o[i].tf = (float)(field_spec[f].weight / norm);
         }
-        size_t k = rc == 0 ? merge_occs(b.occs, b.nocc) : 0;
+        ix->name_len[d] = name_words(o, n);
+        size_t k = merge_occs(o, n);
         for (size_t i = 0; i < k && rc == 0; i++) {
-            double tf = b.occs[i].tf;
-            rc = raw_push(raw, b.occs[i].tid, (wg_catalog_posting){
-                (uint32_t)d, (float)(tf / (BM25_K1 + tf)), b.occs[i].fields });
+            double tf = o[i].tf;
+            rc = raw_push(raw, o[i].tid, (wg_catalog_posting){
+                (uint32_t)d, (float)(tf / (BM25_K1 + tf)), o[i].fields });
         }
-        name_counter nc = { seen, 0, ix };
-        wg_catalog__words(cat->servers[d].name, count_name_word, &nc);
-        ix->name_len[d] = (unsigned char)nc.n;
     }
     free(b.occs);
     free(lens);
+    free(start);
     return rc;
 }
 

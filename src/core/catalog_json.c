@@ -127,6 +127,12 @@ int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t 
         *out = o;
         return 0;
     }
+    json_t *check = json_string(q);   /* NULL when q is not valid UTF-8 */
+    if (!check) {
+        free(q);
+        return wg_error_set(WG_EINVAL, "find_connector: query is not valid UTF-8");
+    }
+    json_decref(check);
     const json_t *c = json_object_get(args, "category");
     const char *category = json_is_string(c) ? json_string_value(c) : NULL;
     wg_catalog_hit hits[WG_CATALOG_LIMIT_MAX];

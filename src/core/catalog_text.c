@@ -13,17 +13,18 @@
 static const char *const stop_words[] = {
     "a", "about", "all", "allow", "also", "am", "an", "and", "any", "app", "apps", "are",
     "as", "at", "be", "been", "being", "but", "by", "can", "could", "do", "does", "doing",
-    "for", "from", "get", "give", "go", "got", "had", "has", "have", "help", "helps",
-    "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it",
-    "its", "just", "let", "lets", "like", "make", "me", "mcp", "might", "mine", "more",
-    "most", "much", "must", "my", "need", "needs", "of", "on", "one", "or", "our",
-    "ours", "out", "over", "please", "server", "servers", "so", "some", "something",
-    "somewhere", "such", "than", "that", "the", "their", "them", "then", "there",
-    "these", "they", "thing", "things", "this", "those", "through", "to", "tool",
-    "tools", "up", "us", "use", "using", "via", "want", "wants", "was", "way", "we",
-    "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
-    "with", "without", "would", "you", "your", "yours",
+    "for", "from", "get", "give", "go", "got", "had", "has", "have", "help", "helps", "her",
+    "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "let",
+    "lets", "like", "make", "mcp", "me", "might", "mine", "more", "most", "much", "must",
+    "my", "need", "needs", "of", "on", "one", "or", "our", "ours", "out", "over", "please",
+    "server", "servers", "so", "some", "something", "somewhere", "such", "than", "that",
+    "the", "their", "them", "then", "there", "these", "they", "thing", "things", "this",
+    "those", "through", "to", "tool", "tools", "up", "us", "use", "using", "via", "want",
+    "wants", "was", "way", "we", "were", "what", "when", "where", "which", "while", "who",
+    "whom", "why", "will", "with", "without", "would", "you", "your", "yours",
 };
+
+#define STOP_MAX_LEN 9   /* the longest stop word ("somewhere") */
 
 static int cmp_word(const void *key, const void *elem)
 {
@@ -33,7 +34,7 @@ static int cmp_word(const void *key, const void *elem)
 int wg_catalog__is_stop(const char *w, size_t len)
 {
     char buf[WG_CAT_WORD_MAX + 1];
-    if (len > WG_CAT_WORD_MAX)
+    if (len > STOP_MAX_LEN)   /* most words: no lookup at all */
         return 0;
     memcpy(buf, w, len);
     buf[len] = '\0';

@@ -57,6 +57,7 @@ Test(cli_catalog, bad_usage_exits_2_with_a_reason)
         { "catalog", "frobnicate", NULL },
         { "catalog", "show", NULL },
         { "catalog", "search", "   ", NULL },
+        { "catalog", "search", "caf\xC3", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wgt_result r = run(cases[i]);

@@ -24,14 +24,28 @@ build() {  # build DIR [cmake args...]
   cmake --build "$dir" -j "$jobs"
 }
 
+# run_ctest DIR: runs the suite, remembers how many passed for the closing line.
+passed=0
+run_ctest() {
+  local log
+  log=$(mktemp)
+  ctest --test-dir "$1" --output-on-failure -j "$jobs" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local n
+  n=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  rm -f "$log"
+  [ "$rc" -eq 0 ] || exit "$rc"
+  passed=$((passed + ${n:-0}))
+}
+
 echo "== release build and tests"
 build build
-ctest --test-dir build --output-on-failure -j "$jobs"
+run_ctest build
 
 if [ "${QUICK:-0}" != 1 ]; then
   echo "== ASan+UBSan build and tests"
   build build-asan -DWAGGLE_SANITIZE=ON
-  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+  run_ctest build-asan
 
   if ls fuzz/*.c >/dev/null 2>&1; then
     echo "== fuzzing (bounded)"
@@ -45,8 +59,10 @@ if [ "${QUICK:-0}" != 1 ]; then
       "$f" -max_total_time="${FUZZ_SECONDS:-20}" -print_final_stats=0 "$work" "$corpus" 2>"$work.log" \
         || { tail -50 "$work.log"; echo "fuzz target $name failed"; exit 1; }
       echo "$name: $(grep -o 'Done [0-9]* runs' "$work.log" || echo ok)"
+      passed=$((passed + 1))
       rm -rf "$work" "$work.log"
     done
   fi
 fi
 echo "== all tests passed"
+echo "tests: $passed passed, 0 failed"

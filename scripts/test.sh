@@ -42,6 +42,18 @@ echo "== release build and tests"
 build build
 run_ctest build
 
+echo "== install, then build a program against the installed library with pkg-config"
+prefix=$(mktemp -d)
+cmake --install build --prefix "$prefix" >/dev/null
+[ -x "$prefix/bin/waggle" ] && [ -L "$prefix/bin/waggled" ]
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Werror tests/install/consumer.c $(pkg-config --cflags --libs waggle) -o "$prefix/consumer"
+LD_LIBRARY_PATH="$prefix/lib" "$prefix/consumer"
+unset PKG_CONFIG_PATH
+rm -rf "$prefix"
+passed=$((passed + 1))
+
 if [ "${QUICK:-0}" != 1 ]; then
   echo "== ASan+UBSan build and tests"
   build build-asan -DWAGGLE_SANITIZE=ON

@@ -3,7 +3,7 @@
  * the reference; these built-ins follow spec 4.2: some personas may acquire
  * and install capabilities, read-only ones (planner, reviewer) cannot. */
 #include "server/personas.h"
-#include "server/files.h"
+#include "store/files.h"
 #include "waggle/error.h"
 
 #include <ctype.h>

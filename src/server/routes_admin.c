@@ -10,7 +10,7 @@
  *        plugins, personas, audit rows, pool keys (vault entries outside the
  *        connector:/kvark:/team: namespaces)
  * Audit export lives in routes_audit.c. */
-#include "server/files.h"
+#include "store/files.h"
 #include "server/personas.h"
 #include "server/route.h"
 #include "server/tiering.h"

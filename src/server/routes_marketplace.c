@@ -13,7 +13,7 @@
  *   GET  /api/marketplace/enterprise-packs  (ENTERPRISE) reference 8.3: without
  *        a kvark:connection in the vault {packs:[],total:0,kvarkRequired:true,hint}
  * Names are checked with wg_files__name_ok before they touch a path. */
-#include "server/files.h"
+#include "store/files.h"
 #include "server/route.h"
 #include "server/skilltrust.h"
 #include "waggle/connector.h"

@@ -3,7 +3,7 @@
  * provider, provider-2, ... with its cooldowns from the store (shared by
  * every process). Key values never appear. 404 when the provider has no
  * keys. */
-#include "server/files.h"
+#include "store/files.h"
 #include "server/route.h"
 #include "waggle/error.h"
 #include "waggle/pool.h"

@@ -1,7 +1,7 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
-#include "server/files.h"
+#include "store/files.h"
 #include "waggle/catalog.h"
 #include "waggle/acquire.h"
 #include "waggle/audit.h"

@@ -3,6 +3,7 @@
 #include "waggle/plugins.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
+#include "store/files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,35 +14,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Reads dir/name/plugin.json into a buffer; 1 when it cannot be used. */
+/* Reads dir/name/plugin.json; 1 when it cannot be used (absent, a symlink,
+ * unreadable or too large), so the plugin is skipped rather than fatal. */
 static int read_manifest(char **out, size_t *len, const char *dir, const char *name)
 {
-    char *path = NULL;
-    if (asprintf(&path, "%s/%s/plugin.json", dir, name) < 0)
+    char *path = wg_files__join(dir, name, "plugin.json");
+    if (!path)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int rc = wg_files__read(out, len, path, WG_PLUGIN_MAX_BYTES);
     free(path);
-    if (fd < 0)
-        return 1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > WG_PLUGIN_MAX_BYTES) {
-        close(fd);
+    if (rc < 0 && rc != WG_ENOMEM) {
+        wg_error_clear();
         return 1;
     }
-    char *buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        close(fd);
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    size_t n = 0;
-    ssize_t r;
-    while (n < (size_t)st.st_size && (r = read(fd, buf + n, (size_t)st.st_size - n)) > 0)
-        n += (size_t)r;
-    close(fd);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
+    return rc;
 }
 
 static int by_name(const void *a, const void *b)

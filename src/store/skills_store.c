@@ -6,6 +6,7 @@
 #include "waggle/error.h"
 #include "core/skills_internal.h"
 #include "core/skills_embedded.h"
+#include "store/files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,38 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Reads a regular file of at most WG_SKILL_MAX_BYTES. 1 = skipped. */
-static int read_small(char **out, size_t *len, const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return errno == ELOOP ? 1 : wg_error_set(WG_EIO, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > WG_SKILL_MAX_BYTES) {
-        close(fd);
-        return 1;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        close(fd);
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    size_t n = 0;
-    while (n < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
 
 int wg_skillset_load_dir(wg_skillset **out, const char *dir)
 {
@@ -82,9 +51,10 @@ int wg_skillset_load_dir(wg_skillset **out, const char *dir)
         size_t len = 0;
         if ((rc = wg_datadir_path(&path, dir, e->d_name)) < 0)
             break;
-        rc = read_small(&data, &len, path);
+        rc = wg_files__read(&data, &len, path, WG_SKILL_MAX_BYTES);
         free(path);
-        if (rc == 1) {
+        if (rc == WG_EDENIED) {     /* a symlink, not a file, or too large: skip it */
+            wg_error_clear();
             rc = 0;
             continue;
         }

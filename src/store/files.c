@@ -1,5 +1,5 @@
 /* files.c - file helpers for the service's data files (files.h). */
-#include "server/files.h"
+#include "store/files.h"
 #include "waggle/error.h"
 
 #include <errno.h>
@@ -15,11 +15,12 @@ int wg_files__read(char **out, size_t *len, const char *path, size_t max)
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return errno == ENOENT ? wg_error_set(WG_ENOTFOUND, "not found")
+             : errno == ELOOP  ? wg_error_set(WG_EDENIED, "data file is a symbolic link")
                                : wg_error_set(WG_EIO, "cannot open a data file");
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
         close(fd);
-        return wg_error_set(WG_EIO, "data file is not a regular file or is too large");
+        return wg_error_set(WG_EDENIED, "data file is not a regular file or is too large");
     }
     char *buf = malloc((size_t)st.st_size + 1);
     if (!buf) {
@@ -29,6 +30,8 @@ int wg_files__read(char **out, size_t *len, const char *path, size_t max)
     size_t got = 0;
     while (got < (size_t)st.st_size) {
         ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0)
             break;
         got += (size_t)n;

@@ -1,0 +1,29 @@
+/* files.h - small file helpers for files under the data dir (skills,
+ * plugin manifests, personas, marketplace packs): whole-file read that never
+ * follows a symlink, atomic write, safe names. Internal to libwaggle (the
+ * store layer and the layers above it). */
+#ifndef WAGGLE_STORE_FILES_H
+#define WAGGLE_STORE_FILES_H
+
+#include <stddef.h>
+
+/* Reads a regular file of at most max bytes; *out is new and NUL-terminated
+ * (len may be NULL). Never follows a symlink in the last component.
+ * Returns 0; WG_ENOTFOUND (absent); WG_EDENIED (present but unusable: a
+ * symlink, not a regular file, or larger than max); WG_EIO (cannot open or
+ * read); WG_ENOMEM. *out is untouched on failure. */
+int wg_files__read(char **out, size_t *len, const char *path, size_t max);
+
+/* Writes via a temp file + rename (mode 0600), creating the parent folder
+ * (0700). Returns 0, WG_EIO, WG_ENOMEM. */
+int wg_files__write_atomic(const char *path, const char *data, size_t len);
+
+/* 1 when s is a safe single path component: [A-Za-z0-9._-], 1..64 chars,
+ * not starting with '.'. Everything the service turns into a file name
+ * passes this first. */
+int wg_files__name_ok(const char *s);
+
+/* "<a>/<b>/<c>" (c may be NULL); new string or NULL. */
+char *wg_files__join(const char *a, const char *b, const char *c);
+
+#endif

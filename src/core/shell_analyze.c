@@ -315,6 +315,8 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
     }
     sh_view sub = *v;
     sub.i = i;
+    if (p->cls == SH_P_SAFE || p->cls == SH_P_CHECK)
+        sh_check_secret_reads(cx, &sub, name);
     switch (p->cls) {
     case SH_P_SAFE:
         return;

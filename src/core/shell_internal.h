@@ -130,6 +130,14 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n);
 const char *sh_signal_scan(const char *s, size_t n, int shell_text);
 
+/* ---- shell_secrets.c ---- */
+/* What secret a path names ("an SSH private key"), or NULL. t is normalized
+ * word text (not NUL-terminated), n its length. */
+const char *sh_secret_path(const char *t, size_t n);
+/* Risky verdict bash.reads_secret when program prog (a read-only one) reads
+ * a credential file through an argument or an input redirection. */
+void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog);
+
 /* ---- shell_target.c ---- */
 enum {
     SH_T_PROJECT = 0,       /* relative, inside the working directory */

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "waggle/types.h"
+#include "waggle/tier.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -250,6 +251,34 @@ typedef struct wg_connect_request {
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (no token, bad expiresAt,
  * bad base URL, control characters), WG_EUNSUPPORTED (no vault), WG_E*. */
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req);
+
+/* The tier's connectorLimit (waggle/tier.h; reference 13 item 19), checked
+ * before wg_registry_connect by every front end (HTTP and CLI). A slot is
+ * held by every non-demo connector with a stored credential, expired ones
+ * too (a refresh is a reconnect). Rules, first match wins:
+ *   connector.limit.demo       a demo connector: never counts, allowed
+ *   connector.limit.reconnect  id already holds a slot: always allowed
+ *   connector.limit.unlimited  the effective tier has no limit: allowed
+ *   connector.limit.within     used + 1 <= limit: allowed
+ *   connector.limit.exceeded   refused; denial is requireTier's 403 body
+ *                              naming the lowest tier whose limit allows
+ *                              used + 1 ("This feature requires the PRO
+ *                              tier. You are on FREE.")
+ * Not atomic with the connect that follows: two connects racing at the
+ * last slot can both pass. */
+typedef struct wg_connector_limit_decision {
+    int allowed;
+    int used;                   /* slots held now */
+    int limit;                  /* the effective tier's; -1 unlimited */
+    const char *rule;           /* static */
+    char reason[192];
+    wg_tier_denial denial;      /* filled when refused */
+} wg_connector_limit_decision;
+
+/* Decides for connecting id at the effective tier. Returns 0 (allowed or
+ * not: see out->allowed), WG_ENOTFOUND (unknown id). */
+int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry *reg,
+                            const char *id, wg_tier effective);
 
 /* Stores one connector setting connector:<id>:<name> (e.g. email's
  * smtp_url). name must be one of spec->settings; value must be printable.

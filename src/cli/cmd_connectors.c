@@ -11,6 +11,7 @@
 #include "waggle/error.h"
 #include "waggle/gate.h"
 #include "waggle/store.h"
+#include "waggle/tier.h"
 #include "waggle/vault.h"
 
 #include <getopt.h>
@@ -45,6 +46,9 @@ static const char usage_text[] =
     "\n"
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health).\n"
+    "\n"
+    "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
+    "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
     "\n"
     "exit status: 0 ok, 1 failed (also: the connector answered success:false),\n"
     "2 bad usage, 3 the call needs confirmation and there was no one to ask.\n"
@@ -127,7 +131,9 @@ static int do_list(env *e, const opts *o, int argc, char **argv)
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     if (o->json) {
-        rc = wg_cli_print_json(json_pack("{s:o}", "connectors", defs), 1);
+        json_t *out = json_pack("{s:o}", "connectors", defs);   /* print does not steal */
+        rc = wg_cli_print_json(out, 1);
+        json_decref(out);
         return rc;
     }
     size_t i;
@@ -200,10 +206,22 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
         return wg_cli_usage("connectors", "connect needs one connector id");
     if (!wg_registry_get(e->reg, argv[0]))
         return wg_cli_usage("connectors", "no connector '%s' (see: waggle connectors list)", argv[0]);
+    /* The tier's connectorLimit first: nobody should paste a token only to
+     * be refused (reference 13 item 19). */
+    wg_tier_status tier;
+    wg_tier_read(&tier, e->dir, 0);
+    wg_connector_limit_decision lim;
+    int rc = wg_registry_check_limit(&lim, e->reg, argv[0], tier.effective);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    if (!lim.allowed)
+        return wg_cli_fail("connectors", "%s: %s (rule %s)\n%s Upgrade: %s",
+                           lim.denial.error, lim.reason, lim.rule, lim.denial.message,
+                           lim.denial.upgrade_url);
     if (isatty(STDIN_FILENO))
         fprintf(stderr, "paste the credential for %s, then press Enter:\n", argv[0]);
     char *token = NULL;
-    int rc = read_token(&token);
+    rc = read_token(&token);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     wg_connect_request req = { .token = token, .email = o->email, .base_url = o->base_url,

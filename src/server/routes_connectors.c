@@ -3,14 +3,19 @@
  *   GET  /api/connectors/:id/health      ConnectorHealth; 404 unknown id;
  *                                        502 sanitized degraded health when the probe fails
  *   POST /api/connectors/:id/connect     {connected:true, connectorId}; 400 no token/apiKey;
- *                                        404 unknown id; 503 no vault
+ *                                        404 unknown id; 503 no vault; 403
+ *                                        TIER_INSUFFICIENT past the tier's connectorLimit
  *   POST /api/connectors/:id/disconnect  {disconnected, connectorId, cleanedKeys}; 503 no vault
  * The error bodies are the original's ({error:"Connector not found"} …).
  * The work is in the registry (src/connect/registry.c); the credential goes
  * to the vault and the connector reloads from it at once (reference 13
  * item 10). Besides the spec's body fields, connect accepts baseUrl (a
- * self-hosted GitHub/GitLab/Jira site). */
+ * self-hosted GitHub/GitLab/Jira site). Connecting one connector more than
+ * the effective tier's connectorLimit (FREE 5) answers requireTier's exact
+ * 403 body; reconnecting and demo connectors always pass
+ * (wg_registry_check_limit; reference 13 item 19). */
 #include "server/route.h"
+#include "server/tiering.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
 
@@ -65,8 +70,18 @@ static int connect(wg_res *res, const wg_req *req)
         return original_error(res, 400, "token or apiKey required");
     if (!req->ctx->vault)
         return original_error(res, 503, "Vault not available");
+    wg_tier_info tier;
+    wg_tiering__read(&tier, req->ctx);
+    wg_connector_limit_decision lim;
+    int rc = wg_registry_check_limit(&lim, req->ctx->registry, id, (wg_tier)tier.effective_tier);
+    if (rc < 0)
+        return rc;
+    if (!lim.allowed) {
+        wg_server_logf(req->ctx, "connector %s refused (%s): %s", id, lim.rule, lim.reason);
+        return wg_res_json(res, lim.denial.status, wg_tier_denial_json(&lim.denial));
+    }
     cr.scopes = scopes;
-    int rc = wg_registry_connect(req->ctx->registry, id, &cr);
+    rc = wg_registry_connect(req->ctx->registry, id, &cr);
     if (rc == WG_EUNSUPPORTED)
         return original_error(res, 503, "Vault not available");
     if (rc < 0)

@@ -19,7 +19,7 @@ static void usage(FILE *to)
     fprintf(to,
         "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
-        "                    [--autonomy-cap MINUTES]\n"
+        "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -39,6 +39,10 @@ static void usage(FILE *to)
         "  --threads N          worker threads (default: the number of cores)\n"
         "  --autonomy-cap MIN   how far ahead an autonomy override's expiresAt may be\n"
         "                       for it to apply (spec 7.5; default 480 = 8 h)\n"
+        "  --approval-ttl SEC   how long a call answered 202 pending_approval waits for\n"
+        "                       POST /api/approval/ID; after that it counts as denied,\n"
+        "                       never runs, and the late answer gets 410 (default 300,\n"
+        "                       1-86400)\n"
         "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
@@ -81,6 +85,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "cors-origin", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
         { "autonomy-cap", required_argument, NULL, 'A' },
+        { "approval-ttl", required_argument, NULL, 'T' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -106,6 +111,14 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             if (*end || m < 1 || m > 7 * 24 * 60)
                 return wg_cli_usage(argv[0], "--autonomy-cap must be 1-10080 minutes");
             opt.autonomy_cap_ms = (long long)m * 60000;
+            break;
+        }
+        case 'T': {
+            char *end;
+            long t = strtol(optarg, &end, 10);
+            if (*end || t < 1 || t > 86400)
+                return wg_cli_usage(argv[0], "--approval-ttl must be 1-86400 seconds");
+            opt.approval_ttl_s = (unsigned)t;
             break;
         }
         default: return wg_cli_usage(argv[0], "unknown option");

@@ -159,6 +159,7 @@ struct wg_server_ctx {
      * connector risk and the trust model's install risk as hooks. */
     const struct wg_gate *gate;
     long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
+    long long approval_ttl_ms;          /* a pending approval's life; then it is denied */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;
     void *priv;                         /* the server's own state (http.c) */

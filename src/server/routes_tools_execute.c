@@ -8,15 +8,20 @@
  *   POST /api/approval/:id {approved: true|false}
  *        200 {approvalId, approved, result?}   approved runs the call once
  *        400 approved is not a JSON boolean ("false" is not false: reference
- *            13 item 9); 404 unknown id; 410 expired (after 5 minutes a
- *            pending call counts as denied)
+ *            13 item 9); 404 unknown id; 410 {error:"APPROVAL_EXPIRED",
+ *            message, approvalId, approved:false} once the server's approval
+ *            TTL passed (ctx->approval_ttl_ms, default 5 minutes): the call
+ *            counts as denied and never runs
  * Risk comes from the tool name and the registry's declared riskLevel,
  * never from the arguments (ARCHITECTURE.md Decisions). autonomy is
  * {level, expiresAt}: the level applies only while expiresAt is present, in
  * the future and no further ahead than the server's cap (spec 7.5). The
  * gate is the server's (ctx->gate, with the registry's risk hook); every
  * approval step is an audit row: approval_requested, approval_granted,
- * approval_denied, approval_auto (spec 7, reference 5.5). */
+ * approval_denied, approval_auto (spec 7, reference 5.5). An expiry is an
+ * approval_denied row with rule approval.expired, written when the late
+ * answer arrives or, for a call nobody answered, when the entry is dropped
+ * (it stays answerable with 410 for one more TTL, then it is forgotten). */
 #include "server/route.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
@@ -30,13 +35,14 @@
 #include <string.h>
 #include <time.h>
 
-enum { APPROVAL_TTL_MS = 5 * 60 * 1000, MAX_PENDING = 1024 };
+enum { MAX_PENDING = 1024 };
 
 typedef struct pending {
     char id[33];
     char *tool;
     json_t *args;
     long long expires_ms;
+    long long forget_ms;     /* after expiry it still answers 410 until then */
     struct pending *next;
 } pending;
 
@@ -69,14 +75,16 @@ static void pending_free(pending *p)
     free(p);
 }
 
-/* Drops expired entries; caller holds the lock. */
-static void sweep(state *st, long long now)
+/* Unlinks the entries past their forget time onto *dead (the caller logs
+ * and frees them after unlocking); caller holds the lock. */
+static void sweep(state *st, long long now, pending **dead)
 {
     for (pending **pp = &st->head; *pp;) {
-        if ((*pp)->expires_ms <= now) {
-            pending *dead = *pp;
-            *pp = dead->next;
-            pending_free(dead);
+        if ((*pp)->forget_ms <= now) {
+            pending *gone = *pp;
+            *pp = gone->next;
+            gone->next = *dead;
+            *dead = gone;
             st->n--;
         } else {
             pp = &(*pp)->next;
@@ -143,6 +151,17 @@ static int audit_step(const wg_req *req, const char *event, const char *tool, co
     return wg_audit_append(req->ctx->audit, &rec, NULL);
 }
 
+/* Nobody answered these in time: each is a denial (rule approval.expired). */
+static void forget(const wg_req *req, pending *dead)
+{
+    while (dead) {
+        pending *next = dead->next;
+        audit_step(req, "approval_denied", dead->tool, dead->args, "approval.expired");
+        pending_free(dead);
+        dead = next;
+    }
+}
+
 /* ---- routes ----------------------------------------------------------------- */
 
 static int run(wg_res *res, const wg_req *req, const char *tool, const json_t *args,
@@ -196,10 +215,12 @@ static int execute(wg_res *res, const wg_req *req)
     sodium_bin2hex(p->id, sizeof p->id, raw, sizeof raw);
     p->tool = strdup(tool);
     p->args = json_deep_copy(a);
-    p->expires_ms = now_ms() + APPROVAL_TTL_MS;
+    p->expires_ms = now_ms() + req->ctx->approval_ttl_ms;
+    p->forget_ms = p->expires_ms + req->ctx->approval_ttl_ms;
     json_decref(empty);
+    pending *dead = NULL;
     pthread_mutex_lock(&st->mu);
-    sweep(st, now_ms());
+    sweep(st, now_ms(), &dead);
     int full = st->n >= MAX_PENDING;
     if (!full) {
         p->next = st->head;
@@ -207,6 +228,7 @@ static int execute(wg_res *res, const wg_req *req)
         st->n++;
     }
     pthread_mutex_unlock(&st->mu);
+    forget(req, dead);
     if (full) {
         pending_free(p);
         return wg_res_error(res, 429, "TOO_MANY_PENDING", "too many calls wait for approval");
@@ -244,9 +266,14 @@ static int approval(wg_res *res, const wg_req *req)
     if (!found)
         return wg_res_error(res, 404, "NOT_FOUND", "no pending approval %s", id);
     if (expired) {
+        wg_server_logf(req->ctx, "approval %.8s… expired for %s", id, found->tool);
+        audit_step(req, "approval_denied", found->tool, found->args, "approval.expired");
         pending_free(found);
-        return wg_res_error(res, 410, "APPROVAL_EXPIRED",
-                            "the approval expired after 5 minutes and counts as denied");
+        char msg[128];
+        snprintf(msg, sizeof msg, "the approval expired after %lld s and counts as denied",
+                 req->ctx->approval_ttl_ms / 1000);
+        return wg_res_json(res, 410, json_pack("{s:s,s:s,s:s,s:b}", "error", "APPROVAL_EXPIRED",
+                                               "message", msg, "approvalId", id, "approved", 0));
     }
     int rc;
     if (json_is_true(v)) {

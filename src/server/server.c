@@ -23,6 +23,7 @@
 
 enum { DEFAULT_PORT = 3333, DEFAULT_TIMEOUT_S = 30 };
 static const long long DEFAULT_AUTONOMY_CAP_MS = 8LL * 3600 * 1000;
+static const unsigned DEFAULT_APPROVAL_TTL_S = 300;   /* spec 7: pending approvals wait 5 min */
 
 /* Splits "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT". *host is new. */
 static int parse_listen(char **host, unsigned *port, const char *listen)
@@ -247,6 +248,8 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->ctx.demo = opt->demo;
     srv->ctx.autonomy_cap_ms = opt->autonomy_cap_ms > 0 ? opt->autonomy_cap_ms
                                                         : DEFAULT_AUTONOMY_CAP_MS;
+    srv->ctx.approval_ttl_ms = (long long)(opt->approval_ttl_s > 0 ? opt->approval_ttl_s
+                                                                   : DEFAULT_APPROVAL_TTL_S) * 1000;
     srv->ctx.log = opt->log;
     srv->ctx.log_ud = opt->log_ud;
     srv->ctx.priv = srv;

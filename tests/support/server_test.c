@@ -47,6 +47,7 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.allowed_hosts = cfg->allowed_hosts;
         opt.timeout_s = cfg->timeout_s;
         opt.demo = cfg->demo;
+        opt.approval_ttl_s = cfg->approval_ttl_s;
     }
     int rc = wg_server_start(&s->srv, &opt);
     if (rc < 0) {

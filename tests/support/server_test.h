@@ -34,6 +34,7 @@ typedef struct wgt_server_config {
     const char *const *allowed_hosts;
     unsigned timeout_s;               /* 0: 30 */
     int demo;
+    unsigned approval_ttl_s;          /* 0: the server's default (300) */
 } wgt_server_config;
 
 /* Starts the server; cfg may be NULL. Aborts the test if it cannot. */

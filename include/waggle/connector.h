@@ -45,6 +45,12 @@ typedef struct wg_connect_vault {
     int (*del)(void *ctx, const char *name);
     /* Names starting with prefix; *names is a new array of new strings. */
     int (*list)(void *ctx, const char *prefix, char ***names, size_t *n);
+    /* A bounded usage counter (not a secret; kept beside the vault): adds
+     * one to name when it is below limit, atomically across threads and
+     * processes. 0 with *count the new value; WG_EDENIED with *count the
+     * current value at the limit; other WG_E* on failure. May be NULL: a
+     * counted action (the email daily limit) then refuses to run. */
+    int (*take)(void *ctx, const char *name, long limit, long *count);
 } wg_connect_vault;
 
 /* Audit sink. entry is borrowed: {actionType, description, requiresApproval,

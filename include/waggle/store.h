@@ -122,6 +122,16 @@ int wg_store_rollback(wg_store *st);
 int wg_store_setting_get(char **out, wg_store *st, const char *key);
 int wg_store_setting_set(wg_store *st, const char *key, const char *value);
 
+/* A bounded counter in the settings table (value = decimal text): adds one
+ * to key when its value is below limit, as one conditional upsert inside a
+ * write transaction, so concurrent threads and processes (and replicas on
+ * PostgreSQL) never take more than limit in total. A missing key counts as
+ * 0. Returns 0 with *count the new value; WG_EDENIED with *count the
+ * current value when it already reached limit (nothing changes); WG_EINVAL
+ * (limit < 1, NULL key), WG_EBUSY, WG_ESTORE. Must not be called inside a
+ * transaction on st. count may be NULL. */
+int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
+
 /* ---- back-end interface (for back-end authors) ----------------------- */
 
 typedef struct wg_store_backend {

@@ -149,13 +149,16 @@ int wg_vault_is_expired(const char *expires_at, int64_t now_ms);
  * These match the function pointers of wg_connect_vault in connector.h
  * with ctx = the wg_vault*, so the server can wire
  *   wg_connect_vault cv = { v, wg_vault_seam_get, wg_vault_seam_set,
- *                           wg_vault_seam_del, wg_vault_seam_list };
+ *                           wg_vault_seam_del, wg_vault_seam_list,
+ *                           wg_vault_seam_take };
  * get: *value new (free(); wipe it), *meta new (json_decref) or untouched
  * when the pointer is NULL. list: *names new array of new strings. */
 int wg_vault_seam_get(void *ctx, const char *name, char **value, json_t **meta);
 int wg_vault_seam_set(void *ctx, const char *name, const char *value, const json_t *meta);
 int wg_vault_seam_del(void *ctx, const char *name);
 int wg_vault_seam_list(void *ctx, const char *prefix, char ***names, size_t *n);
+/* wg_store_counter_take on the vault's store (counters are not secret). */
+int wg_vault_seam_take(void *ctx, const char *name, long limit, long *count);
 
 #ifdef __cplusplus
 }

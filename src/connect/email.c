@@ -8,8 +8,9 @@
  * anything with CR/LF is refused, the subject and display name travel as
  * RFC 2047 encoded words, Bcc never appears in the message. The daily send
  * limit (connector:email:max_daily, default 100) is counted in the store
- * under connector-usage:email:<UTC date>, reserved before each send, so it
- * survives restarts and a disconnect does not reset it.
+ * under connector-usage:email:<UTC date> (the settings table, through the
+ * seam's atomic take), reserved before each send, so it survives restarts,
+ * a disconnect does not reset it, and concurrent sends never exceed it.
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
@@ -115,35 +116,36 @@ static json_t *addresses(const json_t *v, const char *field, json_t **fail)
 
 /* ---- the daily limit ----------------------------------------------------------- */
 
-/* Reserves one send for today. Returns the new count, or -1 with *fail. */
+/* Reserves one send for today through the seam's atomic counter: the
+ * check and the +1 are one step in the store, so concurrent sends (threads,
+ * the CLI beside the server, replicas) take exactly max_daily in total.
+ * Returns the new count, or -1 with *fail. */
 static long reserve(const wg_connector_call *call, const settings *s, json_t **fail)
 {
     long max = s->max_daily ? strtol(s->max_daily, NULL, 10) : 100;
     if (max <= 0)
         max = 100;
-    char day[16], key[64], *v = NULL;
+    char day[16], key[64];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(day, sizeof day, "%Y-%m-%d", &tm);
     snprintf(key, sizeof key, "connector-usage:email:%s", day);
-    if (!call->vault) {
+    if (!call->vault || !call->vault->take) {
         *fail = wg_connector_fail("Email needs the store to count the daily limit");
         return -1;
     }
-    long n = call->vault->get(call->vault->ctx, key, &v, NULL) == 0 ? strtol(v, NULL, 10) : 0;
-    free(v);
-    if (n >= max) {
+    long n = 0;
+    int rc = call->vault->take(call->vault->ctx, key, max, &n);
+    if (rc == WG_EDENIED) {
         *fail = wg_connector_fail("Daily email limit reached (%ld/day). Resets at midnight UTC.", max);
         return -1;
     }
-    char num[32];
-    snprintf(num, sizeof num, "%ld", n + 1);
-    if (call->vault->set(call->vault->ctx, key, num, NULL) < 0) {
+    if (rc < 0) {
         *fail = wg_connector_fail("Cannot record the send count; not sent");
         return -1;
     }
-    return n + 1;
+    return n;
 }
 
 /* ---- SMTP ----------------------------------------------------------------------- */

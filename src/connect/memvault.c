@@ -6,6 +6,7 @@
 #include "waggle/error.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,46 @@ static int mv_del(void *ctx, const char *name)
     return rc;
 }
 
+/* The bounded counter: check and add under the one mutex, so threads never
+ * take more than limit. The value is decimal text like the store's. */
+static int mv_take(void *ctx, const char *name, long limit, long *count)
+{
+    memvault *m = ctx;
+    if (limit < 1)
+        return wg_error_set(WG_EINVAL, "a counter limit >= 1 is required");
+    char num[32];
+    int rc = 0;
+    pthread_mutex_lock(&m->mu);
+    item *it = *slot(m, name);
+    long n = it ? strtol(it->value, NULL, 10) : 0;
+    if (n >= limit) {
+        rc = wg_error_set(WG_EDENIED, "counter %s reached its limit %ld", name, limit);
+    } else {
+        snprintf(num, sizeof num, "%ld", ++n);
+        char *v = strdup(num);
+        item *fresh = it ? NULL : calloc(1, sizeof *fresh);
+        if (!v || (!it && (!fresh || !(fresh->name = strdup(name))))) {
+            free(v);
+            if (fresh)
+                free(fresh->name);
+            free(fresh);
+            n--;
+            rc = wg_error_set(WG_ENOMEM, "out of memory");
+        } else if (it) {
+            free(it->value);
+            it->value = v;
+        } else {
+            fresh->value = v;
+            fresh->next = m->head;
+            m->head = fresh;
+        }
+    }
+    pthread_mutex_unlock(&m->mu);
+    if (count)
+        *count = n;
+    return rc;
+}
+
 static int mv_list(void *ctx, const char *prefix, char ***names, size_t *n)
 {
     memvault *m = ctx;
@@ -122,7 +163,7 @@ int wg_connect_memvault_new(wg_connect_vault **out)
     if (!m)
         return wg_error_set(WG_ENOMEM, "out of memory");
     pthread_mutex_init(&m->mu, NULL);
-    m->face = (wg_connect_vault){ m, mv_get, mv_set, mv_del, mv_list };
+    m->face = (wg_connect_vault){ m, mv_get, mv_set, mv_del, mv_list, mv_take };
     *out = &m->face;
     return 0;
 }

@@ -396,6 +396,42 @@ int wg_store_setting_get(char **out, wg_store *st, const char *key)
     return 0;
 }
 
+/* Why one statement: a read-then-write lets two senders both see limit-1
+ * and both write limit, one over (connect reference 13 item 15). The WHERE
+ * of the DO UPDATE makes "below the limit?" and "+1" one step; the write
+ * transaction only keeps the read-back of the new value consistent. */
+static const char COUNTER_TAKE_SQL[] =
+    "INSERT INTO settings (key, value) VALUES (?, '1')"
+    " ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(settings.value AS BIGINT) + 1 AS TEXT)"
+    " WHERE CAST(settings.value AS BIGINT) < ?";
+
+int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count)
+{
+    if (!st || !key || limit < 1)
+        return wg_error_set(WG_EINVAL, "counter key and a limit >= 1 are required");
+    wg_store_value p[2] = { WG_SV_TEXT(key), WG_SV_INT(limit) };
+    int64_t changed = 0;
+    wg_store_rows *rows = NULL;
+    int rc = wg_store_begin(st, WG_STORE_TX_WRITE);
+    if (rc < 0)
+        return rc;
+    if ((rc = wg_store_exec(st, COUNTER_TAKE_SQL, p, 2, NULL, &changed)) < 0 ||
+        (rc = wg_store_exec(st, "SELECT value FROM settings WHERE key = ?", p, 1, &rows, NULL)) < 0) {
+        wg_store_rollback(st);
+        return rc;
+    }
+    const char *v = wg_store_rows_text(rows, 0, 0);
+    int64_t now = v ? strtoll(v, NULL, 10) : 0;
+    wg_store_rows_free(rows);
+    if ((rc = wg_store_commit(st)) < 0)
+        return rc;
+    if (count)
+        *count = now;
+    if (changed < 1)
+        return wg_error_set(WG_EDENIED, "counter %s reached its limit %lld", key, (long long)limit);
+    return 0;
+}
+
 int wg_store_setting_set(wg_store *st, const char *key, const char *value)
 {
     wg_store_value p[2] = { WG_SV_TEXT(key), WG_SV_TEXT(value) };

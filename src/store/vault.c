@@ -815,6 +815,16 @@ int wg_vault_seam_set(void *ctx, const char *name, const char *value, const json
     return wg_vault_set(ctx, name, value, strlen(value), meta);
 }
 
+int wg_vault_seam_take(void *ctx, const char *name, long limit, long *count)
+{
+    wg_vault *v = ctx;
+    int64_t n = 0;
+    int rc = wg_store_counter_take(v->st, name, limit, &n);
+    if (count)
+        *count = (long)n;
+    return rc;
+}
+
 int wg_vault_seam_del(void *ctx, const char *name)
 {
     return wg_vault_delete(ctx, name);

@@ -10,6 +10,7 @@
  * are a marker byte followed by 'H', so "~/.ssh/x" contains "/.ssh/". */
 #include "core/shell_internal.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,11 @@ static const secret_row secret_rows[] = {
     { BASENAME_SUFFIX, ".key",                  "a private key" },
 };
 
+/* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
+ * basename starting with anything else skips those rows (checked by the
+ * assert in sh_secret_path whenever a row is tried). */
+#define NAME_FIRST_BYTES ".iva"
+
 /* Environment-file templates are meant to be read. */
 static const char *const env_templates[] = {
     ".env.example", ".env.sample", ".env.template", ".env.dist", NULL,
@@ -85,13 +91,32 @@ static int row_matches(const secret_row *r, const char *t, size_t n, const char 
     return 0;
 }
 
+/* Cheap rejects first (this runs on every argument of every read-only
+ * command): path rows need a "/." or "/etc/" somewhere or a leading '.';
+ * name rows need the basename's first byte in NAME_FIRST_BYTES; the one
+ * suffix row needs the suffix. */
 const char *sh_secret_path(const char *t, size_t n)
 {
-    const char *slash = n ? memrchr(t, '/', n) : NULL;
+    if (n == 0)
+        return NULL;
+    const char *slash = memrchr(t, '/', n);
     const char *base = slash ? slash + 1 : t;
-    for (size_t i = 0; i < sizeof secret_rows / sizeof secret_rows[0]; i++)
-        if (row_matches(&secret_rows[i], t, n, base))
-            return secret_rows[i].what;
+    size_t bn = n - (size_t)(base - t);
+    int pathy = t[0] == '.' || (slash && (memmem(t, n, "/.", 2) || memmem(t, n, "/etc/", 5)));
+    int named = bn > 0 && strchr(NAME_FIRST_BYTES, base[0]) != NULL;
+    int keyish = bn > 4 && memcmp(base + bn - 4, ".key", 4) == 0;
+    if (!pathy && !named && !keyish)
+        return NULL;
+    for (size_t i = 0; i < sizeof secret_rows / sizeof secret_rows[0]; i++) {
+        const secret_row *r = &secret_rows[i];
+        assert(r->at == AT_ANYWHERE || r->at == BASENAME_SUFFIX ||
+               strchr(NAME_FIRST_BYTES, r->needle[0]) != NULL);
+        if (r->at == AT_ANYWHERE ? !pathy
+            : r->at == BASENAME_SUFFIX ? !keyish : !named || base[0] != r->needle[0])
+            continue;
+        if (row_matches(r, t, n, base))
+            return r->what;
+    }
     return NULL;
 }
 
@@ -109,29 +134,34 @@ static void shown_word(const sh_cmd *c, const sh_word *w, char *buf, size_t cap)
     buf[2 + n] = '\0';
 }
 
-static int check_word(sh_ctx *cx, const sh_view *v, const char *prog, const sh_word *w)
+/* The secret a word names, or NULL. */
+static const char *word_secret(const sh_cmd *c, const sh_word *w)
 {
-    const sh_cmd *c = v->c;
-    const char *what = sh_secret_path(c->text + w->off, w->len);
-    if (!what)
-        return 0;
+    return sh_secret_path(c->text + w->off, w->len);
+}
+
+static void report(sh_ctx *cx, const sh_view *v, const char *prog, const sh_word *w,
+                   const char *what)
+{
     char lead[64], shown[72];
     snprintf(lead, sizeof lead, "%s reads ", prog);
-    shown_word(c, w, shown, sizeof shown);
+    shown_word(v->c, w, shown, sizeof shown);
     sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", lead, what, shown, v->via);
-    return 1;
 }
 
 void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog)
 {
-    if (in_list(prog, metadata_only))
-        return;
     const sh_cmd *c = v->c;
-    for (int j = v->i + 1; j < v->end; j++)
-        if (check_word(cx, v, prog, &c->w[j]))
-            return;
-    for (int r = 0; r < c->nr; r++)
+    const sh_word *hit = NULL;
+    const char *what = NULL;
+    for (int j = v->i + 1; j < v->end && !what; j++)
+        if ((what = word_secret(c, &c->w[j])))
+            hit = &c->w[j];
+    for (int r = 0; r < c->nr && !what; r++)
         if ((c->r[r].op == SH_R_IN || c->r[r].op == SH_R_RDWR) &&
-            check_word(cx, v, prog, &c->r[r].target))
-            return;
+            (what = word_secret(c, &c->r[r].target)))
+            hit = &c->r[r].target;
+    /* the program list is only consulted for the rare command that names a secret */
+    if (what && !in_list(prog, metadata_only))
+        report(cx, v, prog, hit, what);
 }

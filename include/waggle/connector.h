@@ -264,8 +264,8 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
  *                              naming the lowest tier whose limit allows
  *                              used + 1 ("This feature requires the PRO
  *                              tier. You are on FREE.")
- * Not atomic with the connect that follows: two connects racing at the
- * last slot can both pass. */
+ * Not atomic with the connect that follows: callers serialise the two
+ * (the server holds a lock; separate processes can still race). */
 typedef struct wg_connector_limit_decision {
     int allowed;
     int used;                   /* slots held now */

@@ -3,8 +3,10 @@
  * connector on FREE answers 403 with requireTier's exact body naming PRO,
  * stores nothing, and leaves the five working; reconnecting one of them and
  * connecting after a disconnect pass; demo connectors never count; PRO has
- * no limit; an expired trial is FREE. */
+ * no limit; an expired trial is FREE; concurrent connects racing for the
+ * last slots take exactly the slots left. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -158,4 +160,36 @@ Test(connectors_limit_demo, demo_connectors_do_not_count)
     free(st);
     connect_five();   /* 3 demo + 5 real: all five pass */
     cr_assert_eq(connect_id("gitlab", NULL), 403);
+}
+
+typedef struct racer {
+    const char *id;
+    long status;
+} racer;
+
+static void *race_connect(void *p)
+{
+    racer *r = p;
+    r->status = connect_id(r->id, NULL);
+    return NULL;
+}
+
+Test(connectors_limit, concurrent_connects_take_exactly_the_slots_left)
+{
+    cr_assert_eq(connect_id("github", NULL), 200);
+    cr_assert_eq(connect_id("slack", NULL), 200);
+    cr_assert_eq(connect_id("discord", NULL), 200);
+    racer rs[] = { { "linear", 0 }, { "notion", 0 }, { "gitlab", 0 }, { "jira", 0 }, { "email", 0 } };
+    enum { N = sizeof rs / sizeof *rs };
+    pthread_t t[N];
+    for (size_t i = 0; i < N; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, race_connect, &rs[i]), 0);
+    int ok = 0, denied = 0;
+    for (size_t i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        ok += rs[i].status == 200;
+        denied += rs[i].status == 403;
+    }
+    cr_assert_eq(ok, 2, "3 connected + 2 = FREE's 5 (got %d)", ok);
+    cr_assert_eq(denied, N - 2);
 }

@@ -409,7 +409,7 @@ int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const ch
 
 wg_risk_level wg_registry_connector_risk(void *registry, const char *tool)
 {
-    wg_risk_level r;
+    wg_risk_level r = WG_RISK_UNKNOWN;
     if (wg_registry_action_risk(&r, registry, tool) < 0) {
         wg_error_clear();
         return WG_RISK_UNKNOWN;

@@ -78,7 +78,7 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
 /* ---- reserved words and assignments -------------------------------------- */
 
 static const char *const noop_words[] = {
-    "!", "do", "done", "elif", "else", "fi", "if", "then", "until",
+    "!", "coproc", "do", "done", "elif", "else", "esac", "fi", "if", "then", "until",
     "while", "{", "}",
 };
 
@@ -86,7 +86,7 @@ static int is_noop_word(const char *w)
 {
     /* cheap reject first: every reserved word starts with one of these */
     switch (w[0]) {
-    case '!': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
+    case '!': case 'c': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
     case '{': case '}':
         break;
     default:
@@ -173,6 +173,14 @@ void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
     }
 }
 
+void sh_arith_text(sh_ctx *cx, const char *t, size_t n)
+{
+    if (!memmem(t, n, "$(", 2) && !memchr(t, '`', n))
+        return;
+    if (sh_parse_script(cx, t, n, "inside an arithmetic expression") < 0)
+        sh_coarse_scan(cx, t, n);
+}
+
 /* ---- the program word ------------------------------------------------------ */
 
 static const char *const trusted_dirs[] = {
@@ -247,11 +255,6 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         const char *w = sh_wtext(c, i);
         if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
             return;                     /* loop header: its words are data */
-        if (strcmp(w, "case") == 0 || strcmp(w, "coproc") == 0 || strcmp(w, "esac") == 0) {
-            sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.unparsed", "uses `", w,
-                       "`, which the shell model does not analyse", v->via);
-            return;
-        }
     }
     while (i < v->end && sh_assignment_name(c, i) && !(c->w[i].flags & SH_W_QUOTED && 0)) {
         sh_check_assignment(cx, v, i);
@@ -295,6 +298,12 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         return;
     }
 
+    if (pt[0] == 'l' && !(pw->flags & SH_W_QUOTED) && strcmp(pt, "let") == 0) {
+        /* let EXPR...: arithmetic, silent; a subscript's $(..) runs */
+        for (int j = i + 1; j < v->end; j++)
+            sh_arith_text(cx, sh_wtext(c, j), c->w[j].len);
+        return;
+    }
     char name[48];
     int trusted;
     size_t nlen = program_name(pt, pw->len, name, sizeof name, &trusted);

@@ -20,6 +20,12 @@
 #define SH_K_PARAM '?'    /* any other parameter or arithmetic expansion */
 #define SH_K_CMDSUB '('   /* $(..) or `..` */
 #define SH_K_PROCSUB '<'  /* <(..) or >(..) */
+/* Only inside the lexer, resolved before a word reaches the rules
+ * (sh_word_expand, sh_word_literal): */
+#define SH_K_SPLIT 'S'          /* a field-splitting point ($IFS, an unquoted value's blanks) */
+#define SH_K_BRACE_OPEN '{'     /* unquoted { , } of brace expansion */
+#define SH_K_BRACE_COMMA ','
+#define SH_K_BRACE_CLOSE '}'
 
 /* Bounds of the model (docs/gate.md "Limits"). Every table below is sized
  * from the input (shell_analyze.c, sh_arena); these cap what one decision
@@ -36,6 +42,9 @@ enum {
     SH_MAX_DELIM = 64,          /* bytes of a here-document delimiter */
     SH_STACK_INPUT = 1024,      /* inputs up to this size are analysed in stack scratch */
     SH_STACK_REDIRS = SH_STACK_INPUT / 8 + 32,  /* redirections there (larger inputs: n/4 + 32) */
+    SH_MAX_BRACE_WORDS = 64,    /* words one brace expansion makes; past it the word */
+    SH_MAX_BRACE_TEXT = 4096,   /* stays one word with SH_W_BRACE (a glob for the rules) */
+    SH_MAX_BRACE_GROUPS = 8,    /* '{' in one word that the expansion looks at */
 };
 
 /* word flags */
@@ -44,10 +53,11 @@ enum {
     SH_W_EXP = 1 << 1,      /* contains a parameter/arithmetic expansion */
     SH_W_CMDSUB = 1 << 2,   /* contains $(..) or `..` */
     SH_W_GLOB = 1 << 3,     /* unquoted * ? [ */
-    SH_W_BRACE = 1 << 4,    /* unquoted { (brace expansion) */
+    SH_W_BRACE = 1 << 4,    /* brace syntax not expanded (too many words): like a glob */
     SH_W_TRUNC = 1 << 5,    /* text did not fit; rules needing it fail closed */
     SH_W_PROCSUB = 1 << 6,  /* <(..) or >(..) */
     SH_W_CTRL = 1 << 7,     /* a raw control byte in the input */
+    SH_W_SPLIT = 1 << 8,    /* lexer only: holds SH_K_SPLIT markers */
 };
 #define SH_W_OPAQUE (SH_W_EXP | SH_W_CMDSUB | SH_W_PROCSUB | SH_W_TRUNC | SH_W_CTRL)
 
@@ -167,8 +177,23 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
 /* Parses and analyses a script; returns 0, or -1 when it cannot be parsed
  * (the caller classifies fail-closed). */
 int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via);
+/* Arithmetic text in a word (let 'a[$(cmd)]=1', [[ 'x[$(cmd)]' -eq 1 ]]):
+ * bash expands a subscript's substitutions when it evaluates it, so text
+ * holding $( or ` is read as a script. */
+void sh_arith_text(sh_ctx *cx, const char *t, size_t n);
 /* 1 when name was defined as a shell function earlier in the text. */
 int sh_is_function(const sh_ctx *cx, const char *name);
+
+/* ---- shell_words.c ---- */
+/* Resolves the markers of w in place: brace syntax and split points become
+ * plain text (`{` `,` `}` and a blank). */
+void sh_word_literal(char *text, sh_word *w);
+/* Brace expansion then field splitting of a word read with markers: calls
+ * emit(ctx, word) for each resulting word, in order (none for an unquoted
+ * expansion that is empty). The texts go where w's text was, in the arena.
+ * Returns the first negative emit result, else 0. */
+typedef int (*sh_emit_fn)(void *ctx, const sh_word *w);
+int sh_word_expand(sh_ctx *cx, sh_word *w, sh_emit_fn emit, void *ctx);
 
 /* ---- shell_analyze.c ---- */
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via);

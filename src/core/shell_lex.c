@@ -32,8 +32,11 @@ typedef struct {
     uint32_t tbase;         /* this list's first text byte */
     uint32_t tcmd;          /* the current command's first text byte (after piped echo text) */
     size_t rbracket;        /* next ']' at or after this position, n when none (memo) */
-    size_t brace_end;       /* brace look-ahead memo: end of the last scan ... */
-    int brace_hit;          /* ... and its answer */
+    int lead;               /* leading reserved words of the command (if ! time {...):
+                             * the next word is in command position while nw == lead */
+    int coproc_at;          /* index of a `coproc` word in the command, or -1 */
+    int nassign;            /* NAME=value words right after the leading reserved words */
+    int case_depth;         /* open case ... esac in this list */
 } lx;
 
 static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
@@ -182,21 +185,28 @@ static int read_backtick(lx *L, sh_word *w)
 
 static int read_dq(lx *L, sh_word *w, int until_end);
 static int read_dollar(lx *L, sh_word *w, int in_dq);
-static int read_param_body(lx *L, sh_word *w);
+static int read_param_body(lx *L, sh_word *w, int in_dq);
 
 /* ${ ... }: L->p at "${". Nested quotes and substitutions are followed so
  * that `${x:-$(rm -rf ~)}` is seen. */
-static int read_param(lx *L, sh_word *w)
+static int read_param(lx *L, sh_word *w, int in_dq)
 {
     if (L->cx->lex_depth >= SH_MAX_LEX_DEPTH)
         return -1;
     L->cx->lex_depth++;
-    int rc = read_param_body(L, w);
+    int rc = read_param_body(L, w, in_dq);
     L->cx->lex_depth--;
     return rc;
 }
 
-static int read_param_body(lx *L, sh_word *w)
+/* Unquoted $IFS (and ${IFS...}): blanks that split the word (rm${IFS}-rf). */
+static void put_split(lx *L, sh_word *w)
+{
+    put_mark(L, w, SH_K_SPLIT);
+    w->flags |= SH_W_SPLIT;
+}
+
+static int read_param_body(lx *L, sh_word *w, int in_dq)
 {
     size_t start = L->p + 2;
     size_t p = start;
@@ -254,30 +264,115 @@ static int read_param_body(lx *L, sh_word *w)
         return -1;
     int home = p - start == 4 && memcmp(L->s + start, "HOME", 4) == 0;
     L->p = p + 1;
+    if (!in_dq && p - start >= 3 && memcmp(L->s + start, "IFS", 3) == 0 &&
+        (p - start == 3 || !is_name_char(L->s[start + 3]))) {
+        put_split(L, w);                /* ${IFS}, ${IFS:0:1}: some of the blanks */
+        return 0;
+    }
     put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
     w->flags |= SH_W_EXP;
     return 0;
 }
 
-/* $(( ... )): arithmetic. A substitution inside is not modelled: fail. */
+/* From q (inside parentheses, depth open), the end of the arithmetic: the
+ * position after the ')' that brings depth to 0, or with dparen (the `((`
+ * command) after the "))" when the ')' closing the inner '(' is followed at
+ * once by ')' (bash's rule; otherwise `((a); (b))` is two subshells).
+ * Quoted text is skipped. 0 when it does not end (or is not arithmetic). */
+static size_t arith_end(lx *L, size_t q, int depth, int dparen)
+{
+    const char *s = L->s;
+    size_t n = L->n, q0 = q;
+    size_t end = 0;
+    while (q < n) {
+        char ch = s[q];
+        if (ch == '\\') {
+            q += 2;
+            continue;
+        }
+        if (ch == '\'' || ch == '`') {
+            const char *e = memchr(s + q + 1, ch, n - q - 1);
+            if (!e)
+                break;
+            q = (size_t)(e - s) + 1;
+            continue;
+        }
+        if (ch == '"') {
+            q++;
+            while (q < n && s[q] != '"')
+                q += s[q] == '\\' ? 2 : 1;
+            q++;
+            continue;
+        }
+        if (ch == '(') {
+            depth++;
+        } else if (ch == ')') {
+            depth--;
+            if (dparen && depth == 1) {
+                end = q + 1 < n && s[q + 1] == ')' ? q + 2 : 0;
+                break;
+            }
+            if (depth == 0) {
+                end = q + 1;
+                break;
+            }
+        }
+        q++;
+    }
+    SH_STEP(L->cx, q - q0);
+    return end;
+}
+
+/* The substitutions inside arithmetic text [from, to): $(..), `..`, ${..}
+ * and "..": their commands run before the arithmetic does. */
+static int arith_subs(lx *L, size_t from, size_t to)
+{
+    size_t save_n = L->n;
+    uint32_t save_t = L->cx->ar.ttop;
+    int rc = 0;
+    sh_word dummy;
+    L->n = to;                          /* a substitution must close inside */
+    L->p = from;
+    while (L->p < to && rc == 0) {
+        char ch = L->s[L->p];
+        char nx = L->p + 1 < to ? L->s[L->p + 1] : '\0';
+        SH_STEP(L->cx, 1);
+        word_begin(L, &dummy);
+        if (ch == '$' && nx == '(' && L->p + 2 < to && L->s[L->p + 2] == '(') {
+            L->p += 3;                  /* nested arithmetic: its text is scanned on */
+        } else if (ch == '$' && (nx == '(' || nx == '{')) {
+            rc = read_dollar(L, &dummy, 1);
+        } else if (ch == '`') {
+            L->p++;
+            rc = read_backtick(L, &dummy);
+        } else if (ch == '"') {
+            L->p++;
+            rc = read_dq(L, &dummy, 0);
+        } else if (ch == '\'') {
+            const char *e = memchr(L->s + L->p + 1, '\'', to - L->p - 1);
+            if (!e)
+                rc = -1;
+            else
+                L->p = (size_t)(e - L->s) + 1;
+        } else {
+            L->p += ch == '\\' ? 2 : 1;
+        }
+        L->cx->ar.ttop = save_t;
+    }
+    L->n = save_n;
+    L->p = to;
+    return rc;
+}
+
+/* $(( ... )): arithmetic; the substitutions inside are parsed. */
 static int read_arith(lx *L, sh_word *w)
 {
-    size_t p = L->p + 3;
-    int depth = 2;
-    while (p < L->n && depth > 0) {
-        char ch = L->s[p];
-        if (ch == '(')
-            depth++;
-        else if (ch == ')')
-            depth--;
-        else if (ch == '`' || (ch == '$' && p + 1 < L->n && L->s[p + 1] == '('))
-            return -1;
-        p++;
-    }
-    SH_STEP(L->cx, p - L->p);
-    if (depth)
+    size_t end = arith_end(L, L->p + 3, 2, 0);
+    if (!end || end < L->p + 5)
         return -1;
-    L->p = p;
+    if (arith_subs(L, L->p + 3, end - 2) < 0)
+        return -1;
+    L->p = end;
     put_mark(L, w, SH_K_PARAM);
     w->flags |= SH_W_EXP;
     return 0;
@@ -380,7 +475,7 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
         return read_cmdsub(L, w);
     }
     if (nx == '{')
-        return read_param(L, w);
+        return read_param(L, w, in_dq);
     if (nx == '\'' && !in_dq) {
         L->p = p + 2;
         return read_ansi(L, w);
@@ -396,6 +491,10 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
             q++;
         int home = q - p - 1 == 4 && memcmp(s + p + 1, "HOME", 4) == 0;
         L->p = q;
+        if (!in_dq && q - p - 1 == 3 && memcmp(s + p + 1, "IFS", 3) == 0) {
+            put_split(L, w);
+            return 0;
+        }
         put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
         w->flags |= SH_W_EXP;
         return 0;
@@ -463,32 +562,6 @@ static int read_dq_body(lx *L, sh_word *w, int until_end)
     return until_end ? 0 : -1;
 }
 
-/* Does the unquoted '{' at p start a brace expansion ({a,b} or {1..3})?
- * The scan from p stops at the first '}', ',', '..' or metacharacter; a
- * later '{' before that stop gets the same answer, so it is remembered
- * (else "{{{{..." would be quadratic). */
-static int brace_expands(lx *L, size_t p)
-{
-    const char *s = L->s;
-    size_t n = L->n;
-    if (p < L->brace_end)
-        return L->brace_hit;
-    size_t q = p + 1;
-    int hit = 0;
-    for (; q < n && !is_meta(s[q]); q++) {
-        if (s[q] == '}')
-            break;
-        if (s[q] == ',' || (s[q] == '.' && q + 1 < n && s[q + 1] == '.')) {
-            hit = 1;
-            break;
-        }
-    }
-    SH_STEP(L->cx, q - p);
-    L->brace_end = q;
-    L->brace_hit = hit;
-    return hit;
-}
-
 /* Is there a ']' after p (the bracket-expression check)? Remembered, so a
  * run of '[' scans the rest of the text once. */
 static int bracket_follows(lx *L, size_t p)
@@ -502,11 +575,15 @@ static int bracket_follows(lx *L, size_t p)
     return L->rbracket < L->n;
 }
 
-/* One word, up to the next unquoted metacharacter. */
-static int read_word(lx *L, sh_word *w)
+/* One word, up to the next unquoted metacharacter. Unquoted brace syntax
+ * and the field-splitting points of unquoted expansions stay as markers
+ * (SH_K_BRACE_*, SH_K_SPLIT) for sh_word_expand; read_word resolves them to
+ * plain text. */
+static int read_word_marked(lx *L, sh_word *w)
 {
     word_begin(L, w);
     const char *s = L->s;
+    int bopen = 0;                              /* unquoted '{' still open */
     /* process substitution <(..) / >(..) */
     if (L->p + 1 < L->n && (s[L->p] == '<' || s[L->p] == '>') && s[L->p + 1] == '(') {
         size_t p = L->p + 2;
@@ -536,10 +613,14 @@ static int read_word(lx *L, sh_word *w)
     while (L->p < L->n) {
         char ch = s[L->p];
         unsigned char bc = byte_class[(unsigned char)ch];
-        if (bc == 0) {                          /* fast path: plain bytes */
+        if (bc == 0 && !(bopen && (ch == ',' || ch == '}'))) {   /* fast path: plain bytes */
             size_t q = L->p + 1;
-            while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
-                q++;
+            if (bopen)
+                while (q < L->n && byte_class[(unsigned char)s[q]] == 0 && s[q] != ',' && s[q] != '}')
+                    q++;
+            else
+                while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
+                    q++;
             size_t k = q - L->p;
             SH_STEP(L->cx, k);
             if (room(L, k)) {
@@ -611,19 +692,37 @@ static int read_word(lx *L, sh_word *w)
             L->p++;
             break;
         case '{':
-            if (brace_expands(L, L->p))
-                w->flags |= SH_W_BRACE;
-            put(L, w, ch);
+            put_mark(L, w, SH_K_BRACE_OPEN);
+            w->flags |= SH_W_BRACE;
+            bopen++;
             L->p++;
             break;
         default:
-            if (ch == SH_MARK)
-                w->flags |= SH_W_CTRL;
-            put(L, w, ch);
+            if (ch == ',' && bopen) {
+                put_mark(L, w, SH_K_BRACE_COMMA);
+            } else if (ch == '}' && bopen) {
+                put_mark(L, w, SH_K_BRACE_CLOSE);
+                bopen--;
+            } else {
+                if (ch == SH_MARK)
+                    w->flags |= SH_W_CTRL;
+                put(L, w, ch);
+            }
             L->p++;
         }
     }
     word_end(L, w);
+    return 0;
+}
+
+/* A word whose markers become plain text: no brace expansion, no field
+ * splitting (redirection targets, here-doc delimiters, patterns, tests). */
+static int read_word(lx *L, sh_word *w)
+{
+    if (read_word_marked(L, w) < 0)
+        return -1;
+    if (w->flags & (SH_W_BRACE | SH_W_SPLIT))
+        sh_word_literal(L->cx->ar.text, w);
     return 0;
 }
 
@@ -772,6 +871,9 @@ static void cmd_reset(lx *L, int piped_in)
     c->piped_out = 0;
     c->background = 0;
     c->serial = ++L->cx->serial;
+    L->lead = 0;
+    L->nassign = 0;
+    L->coproc_at = -1;
 }
 
 /* Literal text an `echo` stage writes into a pipe: joined at the list's
@@ -810,7 +912,7 @@ static void end_cmd(lx *L, int sep)
     sh_cmd *c = L->c;
     sh_ctx *cx = L->cx;
     c->piped_out = sep == SEP_PIPE;
-    c->background = sep == SEP_BG;
+    c->background = sep == SEP_BG || L->coproc_at >= 0;
     if (c->nw > 0 || c->nr > 0 || c->overflow) {
         if (++cx->ncmd > SH_MAX_COMMANDS)
             sh_overflow(cx, "the command has more simple commands than the model checks");
@@ -917,13 +1019,204 @@ static int read_array(lx *L)
     return 0;
 }
 
-static int add_word(lx *L)
+/* Is w the unquoted word lit? */
+static int word_is(const lx *L, const sh_word *w, const char *lit)
 {
+    return !(w->flags & SH_W_QUOTED) && strcmp(L->cx->ar.text + w->off, lit) == 0;
+}
+
+/* Reserved words after which the next word is again in command position. */
+static int leads_command(const lx *L, const sh_word *w)
+{
+    static const char *const lead[] = {
+        "!", "coproc", "do", "elif", "else", "if", "then", "time", "until", "while", "{",
+    };
+    if (w->flags & SH_W_QUOTED || w->len > 6)
+        return 0;
+    for (size_t i = 0; i < sizeof lead / sizeof *lead; i++)
+        if (word_is(L, w, lead[i]))
+            return 1;
+    return 0;
+}
+
+static void skip_space(lx *L)
+{
+    size_t p0 = L->p;
+    while (L->p < L->n) {
+        char ch = L->s[L->p];
+        if (ch == ' ' || ch == '\t' || ch == '\n')
+            L->p++;
+        else if (ch == '\\' && L->p + 1 < L->n && L->s[L->p + 1] == '\n')
+            L->p += 2;
+        else if (ch == '#') {
+            const char *nl = memchr(L->s + L->p, '\n', L->n - L->p);
+            L->p = nl ? (size_t)(nl - L->s) : L->n;
+        } else
+            break;
+    }
+    SH_STEP(L->cx, L->p - p0);
+}
+
+/* [[ ... ]]: L->p just after "[[". The words are tested, not run: their
+ * substitutions are parsed, the words dropped; && || ! ( ) < > are
+ * operators, and the word after =~ is a regular expression that may hold
+ * ( ) |. */
+static int read_cond(lx *L)
+{
+    sh_arena *a = &L->cx->ar;
+    uint32_t save_t = a->ttop;
+    int regex = 0;
+    for (;;) {
+        skip_space(L);
+        if (L->p >= L->n)
+            return -1;
+        const char *s = L->s;
+        char ch = s[L->p], nx = L->p + 1 < L->n ? s[L->p + 1] : '\0';
+        SH_STEP(L->cx, 1);
+        if (ch == ']' && nx == ']' && (L->p + 2 >= L->n || is_meta(s[L->p + 2]))) {
+            L->p += 2;
+            break;
+        }
+        if ((ch == '&' && nx == '&') || (ch == '|' && nx == '|')) {
+            L->p += 2;
+            continue;
+        }
+        if (ch == '(' || ch == ')' || ch == '<' || ch == '>') {
+            L->p++;
+            continue;
+        }
+        if (ch == '&' || ch == '|' || ch == ';')
+            return -1;
+        sh_word w;
+        if (regex) {
+            int depth = 0;
+            word_begin(L, &w);
+            while (L->p < L->n) {
+                ch = s[L->p];
+                if ((ch == ' ' || ch == '\t' || ch == '\n') && depth == 0)
+                    break;
+                int rc = 0;
+                if (ch == '(') {
+                    depth++;
+                    L->p++;
+                } else if (ch == ')') {
+                    if (depth == 0)
+                        break;
+                    depth--;
+                    L->p++;
+                } else if (ch == '\\') {
+                    L->p += 2;
+                } else if (ch == '\'') {
+                    const char *e = memchr(s + L->p + 1, '\'', L->n - L->p - 1);
+                    if (!e)
+                        return -1;
+                    L->p = (size_t)(e - s) + 1;
+                } else if (ch == '"') {
+                    L->p++;
+                    rc = read_dq(L, &w, 0);
+                } else if (ch == '$') {
+                    rc = read_dollar(L, &w, 0);
+                } else if (ch == '`') {
+                    L->p++;
+                    rc = read_backtick(L, &w);
+                } else {
+                    L->p++;
+                }
+                SH_STEP(L->cx, 1);
+                if (rc < 0)
+                    return -1;
+            }
+            regex = 0;
+        } else {
+            if (read_word(L, &w) < 0)
+                return -1;
+            regex = word_is(L, &w, "=~");
+            sh_arith_text(L->cx, a->text + w.off, w.len);
+        }
+        a->ttop = save_t;
+    }
+    a->ttop = save_t;
+    return 0;
+}
+
+/* After `in`, `;;`, `;&` or `;;&`: the next arm's patterns up to ')', or
+ * `esac`. 1 when the case closed, 0 when an arm begins, -1 on error. */
+static int read_case_patterns(lx *L)
+{
+    sh_arena *a = &L->cx->ar;
+    uint32_t save_t = a->ttop;
+    skip_space(L);
+    if (L->p >= L->n)
+        return -1;
+    if (L->s[L->p] == '(')
+        L->p++;
+    for (int first = 1;; first = 0) {
+        skip_blanks(L);
+        if (L->p >= L->n || is_meta(L->s[L->p]))
+            return -1;
+        sh_word w;
+        if (read_word(L, &w) < 0)
+            return -1;
+        int esac = first && word_is(L, &w, "esac");
+        a->ttop = save_t;
+        if (esac) {
+            L->case_depth--;
+            return 1;
+        }
+        skip_blanks(L);
+        if (L->p < L->n && L->s[L->p] == '|') {
+            L->p++;
+            continue;
+        }
+        if (L->p < L->n && L->s[L->p] == ')') {
+            L->p++;
+            return 0;
+        }
+        return -1;
+    }
+}
+
+/* case WORD in ...: L->p just after `case`. */
+static int read_case(lx *L)
+{
+    sh_arena *a = &L->cx->ar;
+    uint32_t save_t = a->ttop;
+    if (L->case_depth >= SH_MAX_LEX_DEPTH)
+        return -1;
+    skip_blanks(L);
+    if (L->p >= L->n || is_meta(L->s[L->p]))
+        return -1;
+    sh_word w;
+    if (read_word(L, &w) < 0)           /* the subject: its substitutions run */
+        return -1;
+    skip_space(L);
+    if (L->p >= L->n || is_meta(L->s[L->p]) || read_word(L, &w) < 0 || !word_is(L, &w, "in"))
+        return -1;
+    a->ttop = save_t;
+    L->case_depth++;
+    return read_case_patterns(L) < 0 ? -1 : 0;
+}
+
+/* NAME= or NAME+= at the start of the word's source? */
+static int looks_assignment(const lx *L, const sh_word *w)
+{
+    const char *r = L->s + w->raw_off;
+    size_t n = w->raw_len, k = 0;
+    if (n == 0 || !is_name_start(r[0]))
+        return 0;
+    while (k < n && is_name_char(r[k]))
+        k++;
+    return k < n && (r[k] == '=' || (r[k] == '+' && k + 1 < n && r[k + 1] == '='));
+}
+
+/* Appends one finished word to the command (sh_emit_fn). */
+static int append_word(void *ctx, const sh_word *wp)
+{
+    lx *L = ctx;
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
-    sh_word w;
-    if (read_word(L, &w) < 0)
-        return -1;
+    sh_word w = *wp;
+    int cmdpos = c->nw == L->lead;
     if (c->nw >= SH_MAX_WORDS || a->wtop >= a->wcap) {
         /* the word is dropped: the decision fails closed on the whole text */
         c->overflow = 1;
@@ -933,6 +1226,62 @@ static int add_word(lx *L)
     }
     c->w[c->nw++] = w;
     a->wtop++;
+    if (c->nw - 1 == L->lead + L->nassign && looks_assignment(L, &w))
+        L->nassign++;
+    if (cmdpos && leads_command(L, &w)) {
+        L->lead++;
+        if (word_is(L, &w, "coproc"))
+            L->coproc_at = c->nw - 1;
+    } else if (L->coproc_at >= 0 && c->nw == L->coproc_at + 3 && word_is(L, &w, "{")) {
+        c->w[c->nw - 2] = w;            /* coproc NAME { ...; }: NAME is a name, not a program */
+        c->nw--;
+        a->wtop--;
+        L->lead = c->nw;
+    }
+    return 0;
+}
+
+static int add_word(lx *L)
+{
+    sh_cmd *c = L->c;
+    sh_arena *a = &L->cx->ar;
+    sh_word w;
+    if (read_word_marked(L, &w) < 0)
+        return -1;
+    int cmdpos = c->nw == L->lead;
+    int marked = (w.flags & (SH_W_BRACE | SH_W_SPLIT)) != 0;
+    if (cmdpos && !marked && !(w.flags & SH_W_QUOTED) && w.len <= 6) {
+        /* compound syntax whose words are not a simple command */
+        if (word_is(L, &w, "[[")) {
+            a->ttop = w.off;
+            L->lead = -1;               /* [[ ... ]] ends the command position */
+            return read_cond(L);
+        }
+        if (word_is(L, &w, "case")) {
+            a->ttop = w.off;
+            end_cmd(L, SEP_SEQ);        /* `! case`, `if case`: the words before are done */
+            return read_case(L);
+        }
+        if (L->case_depth > 0 && word_is(L, &w, "esac")) {
+            a->ttop = w.off;
+            end_cmd(L, SEP_SEQ);
+            L->case_depth--;
+            L->lead = -1;
+            return 0;
+        }
+    }
+    int nw0 = c->nw;
+    if (marked && c->nw == L->lead + L->nassign && looks_assignment(L, &w)) {
+        sh_word_literal(a->text, &w);   /* X={a,b} X=$IFS: no expansion in an assignment */
+        append_word(L, &w);
+    } else if (marked) {
+        if (sh_word_expand(L->cx, &w, append_word, L) < 0)
+            return -1;
+    } else {
+        append_word(L, &w);
+    }
+    if (c->nw != nw0 + 1)
+        return 0;                       /* expanded: not one of the forms below */
     /* name=( ... ) array assignment */
     if (L->p < L->n && L->s[L->p] == '(' && w.len > 1 && !(w.flags & SH_W_QUOTED) &&
         sh_wtext(c, c->nw - 1)[w.len - 1] == '=') {
@@ -940,8 +1289,8 @@ static int add_word(lx *L)
         return read_array(L);
     }
     /* `function NAME` */
-    if (c->nw == 2 && !(c->w[0].flags & SH_W_QUOTED) && strcmp(sh_wtext(c, 0), "function") == 0) {
-        define_function(L, sh_wtext(c, 1));
+    if (L->lead >= 0 && c->nw == L->lead + 2 && word_is(L, &c->w[L->lead], "function")) {
+        define_function(L, sh_wtext(c, c->nw - 1));
         skip_blanks(L);
         if (L->p + 1 < L->n && L->s[L->p] == '(' ) {
             size_t q = L->p + 1;
@@ -952,6 +1301,56 @@ static int add_word(lx *L)
         }
         cmd_reset(L, 0);
     }
+    return 0;
+}
+
+/* '(' in a list: a subshell, ((arithmetic)), for ((...)), name() or
+ * coproc NAME ( ... ). 0, or -1 when it cannot be read. */
+static int open_paren(lx *L, int piped_in)
+{
+    sh_cmd *c = L->c;
+    const char *s = L->s;
+    size_t n = L->n;
+    char nx = L->p + 1 < n ? s[L->p + 1] : '\0';
+    if (c->nw != L->lead) {
+        if (c->nw == 0)
+            return -1;                  /* `[[ x ]] (`, `((1)) (` */
+        const sh_word *last = &c->w[c->nw - 1];
+        if (nx == '(' && (word_is(L, last, "for") || word_is(L, last, "select"))) {
+            size_t end = arith_end(L, L->p + 2, 2, 0);   /* for (( init; test; step )) */
+            if (!end)
+                return -1;
+            return arith_subs(L, L->p + 2, end - 2) < 0 ? -1 : (L->p = end, 0);
+        }
+        if (L->coproc_at >= 0 && c->nw == L->coproc_at + 2) {
+            c->nw--;                    /* coproc NAME ( ... ) */
+            L->cx->ar.wtop--;
+        } else if (L->lead >= 0 && c->nw == L->lead + 1 && !(last->flags & SH_W_QUOTED)) {
+            size_t q = L->p + 1;
+            while (q < n && (s[q] == ' ' || s[q] == '\t'))
+                q++;
+            if (q >= n || s[q] != ')')
+                return -1;
+            define_function(L, sh_wtext(c, c->nw - 1));    /* name() */
+            L->p = q + 1;
+            cmd_reset(L, 0);
+            return 0;
+        } else {
+            return -1;
+        }
+    }
+    if (nx == '(') {
+        size_t end = arith_end(L, L->p + 2, 2, 1);
+        if (end) {                      /* (( arithmetic )) */
+            L->lead = -1;
+            return arith_subs(L, L->p + 2, end - 2) < 0 ? -1 : (L->p = end, 0);
+        }
+    }
+    size_t q = L->p + 1;
+    if (parse_list(L->cx, s, n, &q, ')', piped_in, L->via) < 0)
+        return -1;
+    L->p = q;
+    L->lead = -1;
     return 0;
 }
 
@@ -975,8 +1374,10 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     L.via = via;
     L.tbase = L.tcmd = save_t;
     L.rbracket = (size_t)-1;
-    L.brace_end = 0;
-    L.brace_hit = 0;
+    L.lead = 0;
+    L.nassign = 0;
+    L.coproc_at = -1;
+    L.case_depth = 0;
     cmd.src = s;
     cmd.text = ar->text;
     cmd.w = ar->w + save_w;
@@ -989,7 +1390,7 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         skip_blanks(&L);
         SH_STEP(cx, 1);
         if (L.p >= n) {
-            if (term)
+            if (term || L.case_depth > 0)
                 rc = -1;
             else
                 end_cmd(&L, SEP_END);
@@ -999,7 +1400,10 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         char nx = L.p + 1 < n ? s[L.p + 1] : '\0';
         if (ch == ')' && term == ')') {
             L.p++;
-            end_cmd(&L, SEP_END);
+            if (L.case_depth > 0)
+                rc = -1;                /* $( case ... ) without esac */
+            else
+                end_cmd(&L, SEP_END);
             break;
         }
         switch (ch) {
@@ -1013,8 +1417,19 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
             continue;
         case ';':
             if (nx == ';' || nx == '&') {
-                rc = -1;                /* case arms are not modelled */
-                goto out;
+                if (L.case_depth == 0) {
+                    rc = -1;            /* ;; outside case */
+                    goto out;
+                }
+                L.p += 2;               /* ;; ;& ;;& end an arm */
+                if (nx == ';' && L.p < n && s[L.p] == '&')
+                    L.p++;
+                end_cmd(&L, SEP_SEQ);
+                if (read_case_patterns(&L) < 0) {
+                    rc = -1;
+                    goto out;
+                }
+                continue;
             }
             L.p++;
             end_cmd(&L, SEP_SEQ);
@@ -1044,28 +1459,9 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
             }
             continue;
         case '(':
-            if (cmd.nw == 1 && !(cmd.w[0].flags & SH_W_QUOTED)) {
-                size_t q = L.p + 1;
-                while (q < n && (s[q] == ' ' || s[q] == '\t'))
-                    q++;
-                if (q < n && s[q] == ')') {       /* name() : a function */
-                    define_function(&L, sh_wtext(&cmd, 0));
-                    L.p = q + 1;
-                    cmd_reset(&L, 0);
-                    continue;
-                }
-            }
-            if (cmd.nw > 0) {
+            if (open_paren(&L, cmd.piped_in) < 0) {
                 rc = -1;
                 goto out;
-            }
-            {
-                size_t q = L.p + 1;
-                if (parse_list(cx, s, n, &q, ')', cmd.piped_in, via) < 0) {
-                    rc = -1;
-                    goto out;
-                }
-                L.p = q;
             }
             continue;
         case ')':

@@ -20,6 +20,8 @@
 #define SH_K_PARAM '?'    /* any other parameter or arithmetic expansion */
 #define SH_K_CMDSUB '('   /* $(..) or `..` */
 #define SH_K_PROCSUB '<'  /* <(..) or >(..) */
+#define SH_K_CONV 'C'     /* $EDITOR, $CC, ...: a program by convention, not a hidden sudo */
+#define SH_K_ARGS 'A'     /* $@ $* (and '1'..'9' for $1..$9): positional parameters */
 /* Only inside the lexer, resolved before a word reaches the rules
  * (sh_word_expand, sh_word_literal): */
 #define SH_K_SPLIT 'S'          /* a field-splitting point ($IFS, an unquoted value's blanks) */
@@ -101,12 +103,37 @@ typedef struct {
     int pipe_text_len;
 } sh_cmd;
 
+/* Names the text defines: functions, variables with the values assigned,
+ * and command remaps (alias, hash -p, BASH_CMDS). Kept for the whole
+ * decision (shell_vars.c). */
+enum { SH_SYM_FUNC = 1, SH_SYM_VAR, SH_SYM_REMAP };
+enum {
+    SH_V_ONE = 1,           /* every assignment seen gave this one literal value */
+    SH_V_MULTI,             /* assigned different values (branches, loops): unknown which */
+    SH_V_UNKNOWN,           /* assigned something it cannot see (read, $(..), ...) */
+};
+
+typedef struct {
+    uint32_t name, nlen;    /* in the keep pool */
+    uint32_t val, vlen;     /* VAR: the value; REMAP: the replacement text */
+    uint8_t kind, state;
+    int16_t runs_args;      /* FUNC: 1 + the first positional parameter its body runs as a
+                             * command ("$@" is 1), 0 when it runs none */
+} sh_sym;
+
+/* A call of one function from another's body (the fork-bomb graph). */
+typedef struct {
+    uint32_t from, to;      /* symbol indexes */
+    uint8_t forked;         /* through a pipe, &, coproc, a subshell or a substitution */
+} sh_edge;
+
 /* Scratch for one decision, carved from one block: on the stack for inputs
  * up to SH_STACK_INPUT bytes, else one heap block sized from the input
  * (freed before wg_shell_analyze returns). Pools are stacks: a nested parse
  * allocates above its caller and gives everything back when it returns.
  * The last byte of text is a permanent NUL (words that do not fit point
- * at it). */
+ * at it). The symbol table, its keep pool and the call edges live for the
+ * whole decision. */
 typedef struct {
     char *text;
     uint32_t tcap, ttop;
@@ -114,11 +141,15 @@ typedef struct {
     uint32_t wcap, wtop;
     sh_redir *r;
     uint32_t rcap, rtop;
-    uint32_t *fslot;        /* function names: open hash, 1 + offset into names */
-    uint32_t fmask, nfunc;
-    int fready;             /* fslot cleared (done on the first definition) */
-    char *names;
-    uint32_t ncap, ntop;
+    uint32_t *slot;         /* symbols: open hash of 1 + index into sym */
+    uint32_t smask;
+    int sready;             /* slot cleared (done on the first definition) */
+    sh_sym *sym;
+    uint32_t scap, nsym;
+    char *keep;
+    uint32_t kcap, ktop;
+    sh_edge *edge;
+    uint32_t ecap, nedge;
 } sh_arena;
 
 /* cwd classes, tracked across `cd` so `cd / && rm -rf *` is seen. */
@@ -146,6 +177,10 @@ typedef struct {
     uint64_t steps;         /* work done, for the linearity tests */
     int nheredoc;
     sh_heredoc heredoc[SH_MAX_HEREDOCS];
+    int vars_unknown;       /* after `source`: any variable may hold anything */
+    int cur_func;           /* symbol index of the function whose body is being read, or -1 */
+    int fork_level;         /* subshells and substitutions entered (fork-bomb edges) */
+    int body_fork_level;    /* fork_level where the current function's body began */
     sh_arena ar;
 } sh_ctx;
 
@@ -177,6 +212,30 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
 /* Parses and analyses a script; returns 0, or -1 when it cannot be parsed
  * (the caller classifies fail-closed). */
 int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via);
+/* ---- shell_vars.c ---- */
+/* The symbol kind/name, or NULL. */
+sh_sym *sh_sym_find(const sh_ctx *cx, int kind, const char *name, size_t n);
+/* The symbol, added when new; NULL when the table is full (sh_overflow was
+ * called: the decision fails closed). */
+sh_sym *sh_sym_add(sh_ctx *cx, int kind, const char *name, size_t n);
+static inline const char *sh_sym_name(const sh_ctx *cx, const sh_sym *y) { return cx->ar.keep + y->name; }
+/* Copies s into the keep pool; 0 and *off, or -1 (overflow). */
+int sh_keep(sh_ctx *cx, const char *s, size_t n, uint32_t *off);
+/* NAME=value (append: NAME+=value). value is normalized word text; a value
+ * with an expansion it cannot see makes the variable unknown. */
+void sh_var_assign(sh_ctx *cx, const char *name, size_t n, const char *val, size_t vlen, int append);
+void sh_var_unknown(sh_ctx *cx, const char *name, size_t n);
+/* The one value the variable surely has here: 1 with *val and *vlen, else 0. */
+int sh_var_value(const sh_ctx *cx, const char *name, size_t n, const char **val, uint32_t *vlen);
+
+/* A call of function f by the command of v, recorded as an edge of the
+ * call graph when it is made from a function's body (fork bombs). */
+void sh_call(sh_ctx *cx, const sh_view *v, const sh_sym *f);
+/* Checks the call graph once the text is read: a function that reaches
+ * itself through a fork (pipe, &, coproc, subshell, substitution) is a
+ * fork bomb (critical.fork_bomb). */
+void sh_check_fork_bombs(sh_ctx *cx);
+
 /* Arithmetic text in a word (let 'a[$(cmd)]=1', [[ 'x[$(cmd)]' -eq 1 ]]):
  * bash expands a subscript's substitutions when it evaluates it, so text
  * holding $( or ` is read as a script. */

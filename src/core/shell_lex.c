@@ -22,6 +22,14 @@
 
 enum { SEP_SEQ, SEP_AND, SEP_PIPE, SEP_BG, SEP_END };
 
+/* An open { } group: what to restore when it closes. */
+typedef struct {
+    int prev_func, prev_level;
+    int body;               /* a function's body */
+    int forked;             /* it raised fork_level (piped into) */
+    uint32_t edge_start;    /* the call edges made inside start here */
+} lx_group;
+
 typedef struct {
     sh_ctx *cx;
     const char *s;
@@ -37,10 +45,16 @@ typedef struct {
     int coproc_at;          /* index of a `coproc` word in the command, or -1 */
     int nassign;            /* NAME=value words right after the leading reserved words */
     int case_depth;         /* open case ... esac in this list */
+    int pending_body;       /* a function was just named: the symbol whose body comes next, or -1 */
+    int closed_group;       /* edges from this index were made in a { } group that just
+                             * closed: forked if the command ends in & or | (else -1) */
+    int ngroup;             /* open { } groups of this list */
+    lx_group group[SH_MAX_LEX_DEPTH];
 } lx;
 
 static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
                       int piped_in, const char *via);
+static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq);
 
 /* Byte classes: 1 = metacharacter (ends a word), 2 = needs the slow path
  * inside a word (quotes, escapes, expansions, globs, braces, MARK). */
@@ -48,7 +62,7 @@ static const unsigned char byte_class[256] = {
     [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1,
     [')'] = 1, ['<'] = 1, ['>'] = 1,
     ['\\'] = 2, ['\''] = 2, ['"'] = 2, ['$'] = 2, ['`'] = 2, ['*'] = 2, ['?'] = 2,
-    ['['] = 2, ['{'] = 2, [(unsigned char)SH_MARK] = 2,
+    ['['] = 2, ['{'] = 2, ['~'] = 2, [(unsigned char)SH_MARK] = 2,
 };
 
 static int is_meta(char ch)
@@ -128,12 +142,46 @@ static void word_end(lx *L, sh_word *w)
 /* ---- substitutions ------------------------------------------------------ */
 
 /* $( ... ): L->p is just after "$(". */
+/* `which NAME`, `command -v NAME`, `type -P NAME`: the substitution is
+ * NAME's path, so it names that program. NAME, or NULL. */
+static const char *program_lookup(const char *t, size_t n, size_t *len)
+{
+    static const char *const forms[] = { "which ", "command -v ", "command -V ", "type -P ",
+                                         "type -p ", "whence -p " };
+    while (n && (*t == ' ' || *t == '\t'))
+        t++, n--;
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\n'))
+        n--;
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        size_t k = strlen(forms[i]);
+        if (n <= k || memcmp(t, forms[i], k) != 0)
+            continue;
+        const char *name = t + k;
+        size_t m = n - k;
+        for (size_t j = 0; j < m; j++)
+            if (!is_name_char(name[j]) && !strchr("./+-", name[j]))
+                return NULL;
+        *len = m;
+        return name;
+    }
+    return NULL;
+}
+
 static int read_cmdsub(lx *L, sh_word *w)
 {
     size_t p = L->p;
-    if (parse_list(L->cx, L->s, L->n, &p, ')', 0, "inside $(...)") < 0)
+    L->cx->fork_level++;
+    int rc = parse_list(L->cx, L->s, L->n, &p, ')', 0, "inside $(...)");
+    L->cx->fork_level--;
+    if (rc < 0)
         return -1;
+    size_t len;
+    const char *name = program_lookup(L->s + L->p, p - 1 - L->p, &len);
     L->p = p;
+    if (name) {
+        put_value(L, w, name, (uint32_t)len, 1);
+        return 0;
+    }
     put_mark(L, w, SH_K_CMDSUB);
     w->flags |= SH_W_CMDSUB;
     return 0;
@@ -174,7 +222,9 @@ static int read_backtick(lx *L, sh_word *w)
     }
     L->p = end + 1;
     size_t q = 0;
+    L->cx->fork_level++;
     int rc = parse_list(L->cx, buf, k, &q, 0, 0, "inside `...`");
+    L->cx->fork_level--;
     sh_scratch_release(L->cx, mark);
     if (rc < 0)
         return -1;
@@ -187,6 +237,189 @@ static int read_dq(lx *L, sh_word *w, int until_end);
 static int read_dollar(lx *L, sh_word *w, int in_dq);
 static int read_param_body(lx *L, sh_word *w, int in_dq);
 
+/* ---- variables ----------------------------------------------------------- */
+
+/* Unquoted $IFS (and ${IFS...}): blanks that split the word (rm${IFS}-rf). */
+static void put_split(lx *L, sh_word *w)
+{
+    put_mark(L, w, SH_K_SPLIT);
+    w->flags |= SH_W_SPLIT;
+}
+
+/* Element sel of a value (array elements are separated by SH_K_SPLIT);
+ * sel < 0: all of it. */
+static const char *element(const char *v, uint32_t n, long sel, uint32_t *len)
+{
+    if (sel < 0) {
+        *len = n;
+        return v;
+    }
+    const char *e = v, *end = v + n;
+    for (const char *q = v; q + 1 < end || q < end; q++) {
+        if (q + 1 < end && q[0] == SH_MARK && q[1] == SH_K_SPLIT) {
+            if (sel-- == 0)
+                break;
+            e = q + 2;
+            q++;
+            continue;
+        }
+        if (q[0] == SH_MARK)
+            q++;
+    }
+    if (sel > 0) {
+        *len = 0;
+        return v + n;
+    }
+    const char *stop = e;
+    while (stop < end && !(stop + 1 < end && stop[0] == SH_MARK && stop[1] == SH_K_SPLIT))
+        stop += stop[0] == SH_MARK && stop + 1 < end ? 2 : 1;
+    *len = (uint32_t)(stop - e);
+    return e;
+}
+
+/* A known value put into the word: unquoted, its IFS characters split it
+ * and its * ? [ are a glob (bash expands the result); an array's element
+ * boundaries split it even in quotes. */
+static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq)
+{
+    const char *ifs = " \t\n";
+    uint32_t ifs_len = 3;
+    if (!in_dq) {
+        const char *iv;
+        uint32_t il;
+        if (sh_var_value(L->cx, "IFS", 3, &iv, &il) && !memchr(iv, SH_MARK, il)) {
+            ifs = iv;
+            ifs_len = il;
+        }
+    }
+    SH_STEP(L->cx, n);
+    for (uint32_t i = 0; i < n; i++) {
+        char ch = v[i];
+        if (ch == SH_MARK && i + 1 < n) {
+            if (v[i + 1] == SH_K_SPLIT) {
+                put_split(L, w);
+            } else {
+                put_mark(L, w, v[i + 1]);
+                w->flags |= SH_W_EXP;
+            }
+            i++;
+        } else if (!in_dq && memchr(ifs, ch, ifs_len)) {
+            put_split(L, w);
+        } else {
+            if (!in_dq && (ch == '*' || ch == '?' || ch == '['))
+                w->flags |= SH_W_GLOB;
+            put(L, w, ch);
+        }
+    }
+}
+
+/* Variables whose conventional value is a program (the user's editor,
+ * compiler, ...): not a hidden sudo, an unknown program. $SHELL and $BASH
+ * are a shell. */
+static const char *conventional(const char *name, size_t n)
+{
+    static const char *const progs[] = {
+        "AR", "AS", "BROWSER", "CARGO", "CC", "CPP", "CXX", "DOCKER", "EDITOR", "FC", "GIT_EDITOR",
+        "GIT_PAGER", "GO", "JAVA", "KUBECTL", "LD", "MAKE", "MANPAGER", "NODE", "NPM", "PAGER",
+        "PERL", "PHP", "PYTHON", "PYTHON3", "RUBY", "RUSTC", "VISUAL", "YARN",
+    };
+    if ((n == 5 && memcmp(name, "SHELL", 5) == 0) || (n == 4 && memcmp(name, "BASH", 4) == 0))
+        return "bash";
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+        if (strlen(progs[i]) == n && memcmp(progs[i], name, n) == 0)
+            return "";
+    return NULL;
+}
+
+/* $NAME or ${NAME...} element sel: its value when the model knows it. */
+static void put_var(lx *L, sh_word *w, const char *name, size_t n, long sel, int in_dq)
+{
+    const char *v;
+    uint32_t vl;
+    if (n == 8 && memcmp(name, "FUNCNAME", 8) == 0 && L->cx->cur_func >= 0 && sel <= 0) {
+        const sh_sym *f = &L->cx->ar.sym[L->cx->cur_func];
+        put_value(L, w, sh_sym_name(L->cx, f), f->nlen, 1);   /* the function being defined */
+        return;
+    }
+    if (sh_var_value(L->cx, name, n, &v, &vl)) {
+        v = element(v, vl, sel, &vl);
+        put_value(L, w, v, vl, in_dq);
+        return;
+    }
+    const char *conv = L->cx->vars_unknown ? NULL : conventional(name, n);
+    if (conv && *conv && !sh_sym_find(L->cx, SH_SYM_VAR, name, n)) {
+        put_value(L, w, conv, (uint32_t)strlen(conv), 1);
+        return;
+    }
+    put_mark(L, w, conv && !sh_sym_find(L->cx, SH_SYM_VAR, name, n) ? SH_K_CONV : SH_K_PARAM);
+    w->flags |= SH_W_EXP;
+}
+
+/* Plain text: no quotes, expansions, escapes or markers. */
+static int plain(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strchr("$`'\"\\", t[i]) || t[i] == SH_MARK)
+            return 0;
+    return 1;
+}
+
+/* ${...} with content c[0..n): the forms whose value the model can tell
+ * (${X} ${X[@]} ${X[N]} ${X:-lit} ${X-lit} ${X:=lit} ${X:+lit}); 1 when it
+ * put the value, 0 when the caller puts an unseen expansion. */
+static int param_value(lx *L, sh_word *w, const char *c, size_t n, int in_dq)
+{
+    size_t k = 0;
+    while (k < n && is_name_char(c[k]))
+        k++;
+    if (k == 0 || !is_name_start(c[0]))
+        return 0;
+    const char *r = c + k;
+    size_t rn = n - k;
+    if (rn == 0) {
+        put_var(L, w, c, k, 0, in_dq);
+        return 1;
+    }
+    if (r[0] == '[' && r[rn - 1] == ']') {
+        if (rn == 3 && (r[1] == '@' || r[1] == '*')) {
+            put_var(L, w, c, k, -1, in_dq);
+            return 1;
+        }
+        long sel = 0;
+        for (size_t i = 1; i + 1 < rn; i++) {
+            if (r[i] < '0' || r[i] > '9' || sel > 100000)
+                return 0;
+            sel = sel * 10 + (r[i] - '0');
+        }
+        if (rn < 3)
+            return 0;
+        put_var(L, w, c, k, sel, in_dq);
+        return 1;
+    }
+    int colon = r[0] == ':';
+    char op = r[colon];
+    if (rn < (size_t)colon + 1 || !strchr("-=+", op))
+        return 0;
+    const char *lit = r + colon + 1;
+    size_t ln = rn - colon - 1;
+    const char *v;
+    uint32_t vl;
+    int known = sh_var_value(L->cx, c, k, &v, &vl);
+    if (!known || !plain(lit, ln))
+        return 0;
+    int set = colon ? vl > 0 : 1;       /* a variable the model knows is set */
+    if (op == '+') {
+        if (set)
+            put_value(L, w, lit, (uint32_t)ln, in_dq);
+        return 1;
+    }
+    if (set)
+        put_value(L, w, v, vl, in_dq);
+    else
+        put_value(L, w, lit, (uint32_t)ln, in_dq);
+    return 1;
+}
+
 /* ${ ... }: L->p at "${". Nested quotes and substitutions are followed so
  * that `${x:-$(rm -rf ~)}` is seen. */
 static int read_param(lx *L, sh_word *w, int in_dq)
@@ -197,13 +430,6 @@ static int read_param(lx *L, sh_word *w, int in_dq)
     int rc = read_param_body(L, w, in_dq);
     L->cx->lex_depth--;
     return rc;
-}
-
-/* Unquoted $IFS (and ${IFS...}): blanks that split the word (rm${IFS}-rf). */
-static void put_split(lx *L, sh_word *w)
-{
-    put_mark(L, w, SH_K_SPLIT);
-    w->flags |= SH_W_SPLIT;
 }
 
 static int read_param_body(lx *L, sh_word *w, int in_dq)
@@ -267,6 +493,14 @@ static int read_param_body(lx *L, sh_word *w, int in_dq)
     if (!in_dq && p - start >= 3 && memcmp(L->s + start, "IFS", 3) == 0 &&
         (p - start == 3 || !is_name_char(L->s[start + 3]))) {
         put_split(L, w);                /* ${IFS}, ${IFS:0:1}: some of the blanks */
+        return 0;
+    }
+    if (!home && !(w->flags & SH_W_CMDSUB) && param_value(L, w, L->s + start, p - start, in_dq))
+        return 0;
+    if (p - start == 1 && (L->s[start] == '@' || L->s[start] == '*' ||
+                           (L->s[start] >= '1' && L->s[start] <= '9'))) {
+        put_mark(L, w, L->s[start] >= '1' ? L->s[start] : SH_K_ARGS);   /* ${@} ${1} */
+        w->flags |= SH_W_EXP;
         return 0;
     }
     put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
@@ -495,13 +729,17 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
             put_split(L, w);
             return 0;
         }
-        put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
-        w->flags |= SH_W_EXP;
+        if (home) {
+            put_mark(L, w, SH_K_HOME);
+            w->flags |= SH_W_EXP;
+            return 0;
+        }
+        put_var(L, w, s + p + 1, q - p - 1, 0, in_dq);
         return 0;
     }
     if (nx && strchr("0123456789@*#?$!-", nx)) {
         L->p = p + 2;
-        put_mark(L, w, SH_K_PARAM);
+        put_mark(L, w, (nx == '@' || nx == '*') ? SH_K_ARGS : (nx >= '1' && nx <= '9') ? nx : SH_K_PARAM);
         w->flags |= SH_W_EXP;
         return 0;
     }
@@ -587,7 +825,10 @@ static int read_word_marked(lx *L, sh_word *w)
     /* process substitution <(..) / >(..) */
     if (L->p + 1 < L->n && (s[L->p] == '<' || s[L->p] == '>') && s[L->p + 1] == '(') {
         size_t p = L->p + 2;
-        if (parse_list(L->cx, s, L->n, &p, ')', 0, "inside a process substitution") < 0)
+        L->cx->fork_level++;
+        int rc = parse_list(L->cx, s, L->n, &p, ')', 0, "inside a process substitution");
+        L->cx->fork_level--;
+        if (rc < 0)
             return -1;
         L->p = p;
         put_mark(L, w, SH_K_PROCSUB);
@@ -686,6 +927,24 @@ static int read_word_marked(lx *L, sh_word *w)
             put(L, w, ch);
             L->p++;
             break;
+        case '~': {
+            /* NAME=~/x, PATH=a:~/bin: an assignment expands ~ after = and : */
+            char prev = w->len ? L->cx->ar.text[L->cx->ar.ttop - 1] : '\0';
+            char next = L->p + 1 < L->n ? s[L->p + 1] : '\0';
+            size_t k = 0;
+            const char *r = s + w->raw_off;
+            while (w->raw_off + k < L->p && is_name_char(r[k]))
+                k++;
+            if ((prev == '=' || prev == ':') && k > 0 && is_name_start(r[0]) && r[k] == '=' &&
+                (next == '/' || next == ':' || next == '\0' || is_meta(next))) {
+                put_mark(L, w, SH_K_HOME);
+                w->flags |= SH_W_EXP;
+            } else {
+                put(L, w, ch);
+            }
+            L->p++;
+            break;
+        }
         case '*': case '?':
             w->flags |= SH_W_GLOB;
             put(L, w, ch);
@@ -913,6 +1172,10 @@ static void end_cmd(lx *L, int sep)
     sh_ctx *cx = L->cx;
     c->piped_out = sep == SEP_PIPE;
     c->background = sep == SEP_BG || L->coproc_at >= 0;
+    if (L->closed_group >= 0 && (c->piped_out || c->background))
+        for (uint32_t e = (uint32_t)L->closed_group; e < cx->ar.nedge; e++)
+            cx->ar.edge[e].forked = 1;  /* { ...; } & and { ...; } | x run apart */
+    L->closed_group = -1;
     if (c->nw > 0 || c->nr > 0 || c->overflow) {
         if (++cx->ncmd > SH_MAX_COMMANDS)
             sh_overflow(cx, "the command has more simple commands than the model checks");
@@ -926,57 +1189,55 @@ static void end_cmd(lx *L, int sep)
     c->pipe_text_len = plen;
 }
 
-/* FNV-1a over a function name. */
-static uint32_t name_hash(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
-/* The slot of name in the function table: its entry, or the empty slot
- * where it belongs. */
-static uint32_t *func_slot(const sh_arena *a, const char *name, size_t n)
-{
-    uint32_t i = name_hash(name, n) & a->fmask;
-    for (;;) {
-        uint32_t *slot = &a->fslot[i];
-        if (*slot == 0)
-            return slot;
-        const char *have = a->names + *slot - 1;
-        if (strncmp(have, name, n) == 0 && have[n] == '\0')
-            return slot;
-        i = (i + 1) & a->fmask;
-    }
-}
-
 int sh_is_function(const sh_ctx *cx, const char *name)
 {
-    const sh_arena *a = &cx->ar;
-    return a->nfunc > 0 && *func_slot(a, name, strlen(name)) != 0;
+    return sh_sym_find(cx, SH_SYM_FUNC, name, strlen(name)) != NULL;
 }
 
 static void define_function(lx *L, const char *name)
 {
-    sh_arena *a = &L->cx->ar;
-    size_t n = strlen(name);
-    if (!a->fready) {
-        memset(a->fslot, 0, ((size_t)a->fmask + 1) * sizeof *a->fslot);
-        a->fready = 1;
+    sh_sym *f = sh_sym_add(L->cx, SH_SYM_FUNC, name, strlen(name));
+    if (f) {
+        f->state = 1;                   /* defined (a name only called so far has 0) */
+        L->pending_body = (int)(f - L->cx->ar.sym);
     }
-    uint32_t *slot = func_slot(a, name, n);
-    if (*slot)
-        return;
-    /* the table stays at most half full, so probes stay short */
-    if ((a->nfunc + 1) * 2 > a->fmask + 1 || (size_t)a->ntop + n + 1 > a->ncap) {
-        sh_overflow(L->cx, "the command defines more functions than the model holds");
-        return;
+}
+
+/* { opens a group; a function's body when one was just named. */
+static int group_open(lx *L)
+{
+    sh_ctx *cx = L->cx;
+    if (L->ngroup >= SH_MAX_LEX_DEPTH)
+        return -1;
+    int body = L->pending_body;
+    L->pending_body = -1;
+    lx_group *g = &L->group[L->ngroup++];
+    g->prev_func = cx->cur_func;
+    g->prev_level = cx->body_fork_level;
+    g->edge_start = cx->ar.nedge;
+    g->forked = 0;
+    g->body = body >= 0;
+    if (body >= 0) {
+        cx->cur_func = body;
+        cx->body_fork_level = cx->fork_level;
+    } else if (L->c->piped_in) {
+        g->forked = 1;                  /* ... | { ...; } runs in a subshell */
+        cx->fork_level++;
     }
-    memcpy(a->names + a->ntop, name, n + 1);
-    *slot = a->ntop + 1;
-    a->ntop += (uint32_t)n + 1;
-    a->nfunc++;
+    return 0;
+}
+
+static void group_close(lx *L)
+{
+    sh_ctx *cx = L->cx;
+    if (L->ngroup == 0)
+        return;
+    lx_group *g = &L->group[--L->ngroup];
+    cx->cur_func = g->prev_func;
+    cx->body_fork_level = g->prev_level;
+    if (g->forked)
+        cx->fork_level--;
+    L->closed_group = g->body ? -1 : (int)g->edge_start;
 }
 
 static void skip_blanks(lx *L)
@@ -996,9 +1257,11 @@ static void skip_blanks(lx *L)
 
 /* arr=( a b c ): the elements are words; their substitutions are parsed,
  * the words themselves are dropped. L->p just after '('. */
-static int read_array(lx *L)
+static int read_array(lx *L, const char *name, size_t nlen, int append)
 {
-    uint32_t save = L->cx->ar.ttop;
+    sh_arena *a = &L->cx->ar;
+    uint32_t save = a->ttop;
+    int literal = 1;
     for (;;) {
         while (L->p < L->n && (L->s[L->p] == ' ' || L->s[L->p] == '\t' || L->s[L->p] == '\n'))
             L->p++;
@@ -1013,9 +1276,30 @@ static int read_array(lx *L)
         sh_word w;
         if (read_word(L, &w) < 0)
             return -1;
-        L->cx->ar.ttop = save;
+        if (w.flags & (SH_W_GLOB | SH_W_BRACE | SH_W_CTRL | SH_W_TRUNC))
+            literal = 0;
     }
-    L->cx->ar.ttop = save;
+    /* the elements are consecutive NUL-terminated texts: one value with
+     * SH_MARK SH_K_SPLIT between elements */
+    uint32_t end = a->ttop, k = 0;
+    uint32_t mark;
+    char *buf = sh_scratch(L->cx, 2 * (size_t)(end - save) + 1, &mark);
+    if (buf) {
+        for (uint32_t i = save; i + 1 < end; i++) {
+            if (a->text[i] == '\0') {          /* between two elements */
+                buf[k++] = SH_MARK;
+                buf[k++] = SH_K_SPLIT;
+            } else {
+                buf[k++] = a->text[i];
+            }
+        }
+        if (literal)
+            sh_var_assign(L->cx, name, nlen, buf, k, append);
+        else
+            sh_var_unknown(L->cx, name, nlen);
+        sh_scratch_release(L->cx, mark);
+    }
+    a->ttop = save;
     return 0;
 }
 
@@ -1228,6 +1512,15 @@ static int append_word(void *ctx, const sh_word *wp)
     a->wtop++;
     if (c->nw - 1 == L->lead + L->nassign && looks_assignment(L, &w))
         L->nassign++;
+    if (cmdpos && word_is(L, &w, "}"))
+        group_close(L);
+    if (cmdpos && word_is(L, &w, "{")) {
+        if (group_open(L) < 0)
+            return -1;
+    } else if (!(cmdpos && L->pending_body >= 0 && c->nw == L->lead + 1 &&
+                 (word_is(L, &w, "if") || word_is(L, &w, "while") || word_is(L, &w, "until")))) {
+        L->pending_body = -1;           /* f() if ...: the body is not followed */
+    }
     if (cmdpos && leads_command(L, &w)) {
         L->lead++;
         if (word_is(L, &w, "coproc"))
@@ -1237,6 +1530,11 @@ static int append_word(void *ctx, const sh_word *wp)
         c->nw--;
         a->wtop--;
         L->lead = c->nw;
+        L->pending_body = -1;
+        if (group_open(L) < 0)
+            return -1;
+        L->group[L->ngroup - 1].forked = 1;   /* the coprocess runs apart */
+        L->cx->fork_level++;
     }
     return 0;
 }
@@ -1285,8 +1583,10 @@ static int add_word(lx *L)
     /* name=( ... ) array assignment */
     if (L->p < L->n && L->s[L->p] == '(' && w.len > 1 && !(w.flags & SH_W_QUOTED) &&
         sh_wtext(c, c->nw - 1)[w.len - 1] == '=') {
+        const char *t = sh_wtext(c, c->nw - 1);
+        int append = w.len > 2 && t[w.len - 2] == '+';
         L->p++;
-        return read_array(L);
+        return read_array(L, t, w.len - 1 - (size_t)append, append);
     }
     /* `function NAME` */
     if (L->lead >= 0 && c->nw == L->lead + 2 && word_is(L, &c->w[L->lead], "function")) {
@@ -1347,10 +1647,23 @@ static int open_paren(lx *L, int piped_in)
         }
     }
     size_t q = L->p + 1;
-    if (parse_list(L->cx, s, n, &q, ')', piped_in, L->via) < 0)
+    sh_ctx *cx = L->cx;
+    int body = L->pending_body, prev_func = cx->cur_func, prev_level = cx->body_fork_level;
+    L->pending_body = -1;
+    if (body >= 0) {                    /* f() ( ... ): the body runs in a subshell */
+        cx->cur_func = body;
+        cx->body_fork_level = cx->fork_level;
+    }
+    cx->fork_level++;
+    int rc = parse_list(cx, s, n, &q, ')', piped_in, L->via);
+    cx->fork_level--;
+    cx->cur_func = prev_func;
+    cx->body_fork_level = prev_level;
+    if (rc < 0)
         return -1;
     L->p = q;
     L->lead = -1;
+    L->closed_group = (int)cx->ar.nedge;  /* ( ... ) & : nothing left to mark, edges inside forked */
     return 0;
 }
 
@@ -1377,6 +1690,9 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     L.lead = 0;
     L.nassign = 0;
     L.coproc_at = -1;
+    L.pending_body = -1;
+    L.closed_group = -1;
+    L.ngroup = 0;
     L.case_depth = 0;
     cmd.src = s;
     cmd.text = ar->text;
@@ -1509,6 +1825,8 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         }
     }
 out:
+    while (L.ngroup > 0)
+        group_close(&L);                /* unbalanced { in this list */
     *pos = L.p;
     ar->ttop = save_t;
     ar->wtop = save_w;

@@ -19,6 +19,13 @@ int sh_weq(const sh_cmd *c, int i, const char *lit)
     return strcmp(sh_wtext(c, i), lit) == 0;
 }
 
+int sh_word_is_literal(const sh_cmd *c, int i)
+{
+    const sh_word *w = &c->w[i];
+    return !(w->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) &&
+           !memchr(c->text + w->off, SH_MARK, w->len);
+}
+
 int sh_wprefix(const sh_cmd *c, int i, const char *lit)
 {
     return strncmp(sh_wtext(c, i), lit, strlen(lit)) == 0;
@@ -104,7 +111,7 @@ static int dangerous_var(const char *s, size_t n)
 {
     static const char *const exact[] = {
         "BASHOPTS", "BASH_ENV", "CDPATH", "EDITOR", "ENV", "GLOBIGNORE", "HOME",
-        "IFS", "LESSCLOSE", "LESSOPEN", "MANPAGER", "NODE_OPTIONS", "PAGER",
+        "LESSCLOSE", "LESSOPEN", "MANPAGER", "NODE_OPTIONS", "PAGER",
         "PATH", "PERL5LIB", "PERL5OPT", "PROMPT_COMMAND", "PS4", "PYTHONPATH",
         "PYTHONSTARTUP", "SHELLOPTS", "VISUAL",
     };
@@ -292,7 +299,7 @@ static void bind_loop(sh_ctx *cx, const sh_view *v, int i)
     size_t n = c->w[i + 1].len;
     int seen = i + 2 < v->end && sh_weq(c, i + 2, "in") && sh_wtext(c, i)[0] == 'f';
     for (int j = i + 3; seen && j < v->end; j++) {
-        if (c->w[j].flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) {
+        if (c->w[j].flags & (SH_W_CMDSUB | SH_W_PROCSUB | SH_W_TRUNC | SH_W_CTRL | SH_W_GLOB | SH_W_BRACE)) {
             seen = 0;
             break;
         }
@@ -349,7 +356,7 @@ static void builtin_effects(sh_ctx *cx, const sh_view *v, int i, const char *pro
     if (strcmp(prog, "unset") == 0) {
         for (int j = i + 1; j < v->end; j++)
             if (sh_wtext(c, j)[0] != '-' && !(c->w[j].flags & SH_W_OPAQUE))
-                sh_var_assign(cx, sh_wtext(c, j), c->w[j].len, "", 0, 0);
+                sh_var_unset(cx, sh_wtext(c, j), c->w[j].len);
         return;
     }
     if (strcmp(prog, "source") == 0 || strcmp(prog, ".") == 0) {
@@ -381,7 +388,7 @@ static void builtin_effects(sh_ctx *cx, const sh_view *v, int i, const char *pro
 
 /* A remapped command name (alias, hash -p, BASH_CMDS): the replacement
  * text then the rest of the command, read again as a script. */
-static void run_remap(sh_ctx *cx, const sh_view *v, int i, const sh_sym *y)
+static void run_remap(sh_ctx *cx, const sh_view *v, int i, sh_sym *y)
 {
     const sh_cmd *c = v->c;
     size_t rest = 0, from = 0;
@@ -397,8 +404,10 @@ static void run_remap(sh_ctx *cx, const sh_view *v, int i, const sh_sym *y)
     buf[y->vlen] = ' ';
     memcpy(buf + y->vlen + 1, c->src + from, rest);
     size_t n = y->vlen + 1 + rest;
+    y->busy = 1;                        /* alias a=a: not expanded again inside itself */
     if (sh_parse_script(cx, buf, n, "through an alias or hash -p") < 0)
         sh_coarse_scan(cx, buf, n);
+    y->busy = 0;
     sh_scratch_release(cx, mark);
 }
 
@@ -521,8 +530,8 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
     }
     /* a remapped name, then a function (exact spelling: names are case-sensitive) */
     if (cx->ar.nsym > 0 && !home_path) {
-        const sh_sym *y = sh_sym_find(cx, SH_SYM_REMAP, pt, pw->len);
-        if (y && !(pw->flags & SH_W_QUOTED)) {
+        sh_sym *y = sh_sym_find(cx, SH_SYM_REMAP, pt, pw->len);
+        if (y && !y->busy && !(pw->flags & SH_W_QUOTED)) {
             run_remap(cx, v, i, y);
             return;
         }
@@ -532,8 +541,11 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             run_function(cx, v, i, f);
             return;
         }
-        if (cx->cur_func >= 0)
-            sh_call(cx, v, sh_sym_add(cx, SH_SYM_FUNC, pt, pw->len));   /* defined later? */
+    }
+    sh_sym *later = NULL;
+    if (cx->cur_func >= 0 && !home_path) {
+        later = sh_sym_add(cx, SH_SYM_FUNC, pt, pw->len);     /* a function defined later? */
+        sh_call(cx, v, later);
     }
     char name[48];
     int trusted;
@@ -548,8 +560,11 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
     builtin_effects(cx, v, i, name);
     const sh_program *p = sh_program_find(name, nlen);
     if (!p) {
-        sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
-                   " is not a known read-only program", NULL, v->via);
+        if (later)
+            later->unknown_call = 1;    /* decided once the text is read */
+        else
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
+                       " is not a known read-only program", NULL, v->via);
         return;
     }
     if (!trusted && (p->cls == SH_P_SAFE || p->cls == SH_P_CHECK)) {
@@ -578,6 +593,19 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                        " is not a known read-only program", NULL, v->via);
     }
+}
+
+int sh_is_stdin_path(const char *t)
+{
+    return strcmp(t, "/dev/stdin") == 0 || strcmp(t, "/dev/fd/0") == 0 ||
+           strcmp(t, "/proc/self/fd/0") == 0 || strcmp(t, "/dev/fd/0/") == 0;
+}
+
+int sh_unseen_input(const sh_cmd *c, const sh_word *target)
+{
+    const char *t = c->text + target->off;
+    return (target->flags & (SH_W_PROCSUB | SH_W_CMDSUB | SH_W_EXP | SH_W_CTRL | SH_W_TRUNC)) ||
+           strncmp(t, "/dev/tcp/", 9) == 0 || strncmp(t, "/dev/udp/", 9) == 0;
 }
 
 /* ---- redirections ---------------------------------------------------------- */
@@ -767,6 +795,16 @@ void sh_overflow(sh_ctx *cx, const char *what)
         cx->overflow = what;
 }
 
+int sh_charge(sh_ctx *cx, size_t k)
+{
+    if (cx->steps + k <= cx->budget) {
+        cx->steps += k;
+        return 0;
+    }
+    sh_overflow(cx, "the command takes more work to check than the model spends on one");
+    return -1;
+}
+
 char *sh_scratch(sh_ctx *cx, size_t cap, uint32_t *mark)
 {
     sh_arena *a = &cx->ar;
@@ -920,6 +958,7 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
     cx.ncmd = 0;
     cx.overflow = NULL;
     cx.steps = 0;
+    cx.budget = (uint64_t)SH_WORK_PER_BYTE * len + (1u << 20);
     cx.nheredoc = 0;
     cx.vars_unknown = 0;
     cx.cur_func = -1;
@@ -944,6 +983,12 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
                 sh_coarse_scan(&cx, cmd, len);
             if (cx.ar.nedge)
                 sh_check_fork_bombs(&cx);
+            for (uint32_t k = 0; k < cx.ar.nsym; k++) {
+                const sh_sym *y = &cx.ar.sym[k];
+                if (y->kind == SH_SYM_FUNC && y->unknown_call && !y->state)
+                    sh_verdict(&cx, WG_SHELL_RISKY, "bash.unknown_program", sh_sym_name(&cx, y),
+                               " is not a known read-only program (called in a function)", NULL, NULL);
+            }
             if (cx.overflow)
                 fail_closed(&cx, cmd, len, cx.overflow);
         }

@@ -47,6 +47,9 @@ enum {
     SH_MAX_BRACE_WORDS = 64,    /* words one brace expansion makes; past it the word */
     SH_MAX_BRACE_TEXT = 4096,   /* stays one word with SH_W_BRACE (a glob for the rules) */
     SH_MAX_BRACE_GROUPS = 8,    /* '{' in one word that the expansion looks at */
+    SH_MAX_VALUE = 4096,        /* a variable's value the model follows (longer: unknown) */
+    SH_MAX_PROBES = 64,         /* symbol-table probes (colliding names fail closed) */
+    SH_WORK_PER_BYTE = 64,      /* steps per input byte (plus 1 Mi) before failing closed */
 };
 
 /* word flags */
@@ -111,12 +114,15 @@ enum {
     SH_V_ONE = 1,           /* every assignment seen gave this one literal value */
     SH_V_MULTI,             /* assigned different values (branches, loops): unknown which */
     SH_V_UNKNOWN,           /* assigned something it cannot see (read, $(..), ...) */
+    SH_V_UNSET,             /* unset NAME: empty, and ${NAME-x} is x */
 };
 
 typedef struct {
     uint32_t name, nlen;    /* in the keep pool */
     uint32_t val, vlen;     /* VAR: the value; REMAP: the replacement text */
     uint8_t kind, state;
+    uint8_t busy;           /* REMAP: being expanded (not again inside itself) */
+    uint8_t unknown_call;   /* FUNC not defined (yet): a body called it as a program */
     int16_t runs_args;      /* FUNC: 1 + the first positional parameter its body runs as a
                              * command ("$@" is 1), 0 when it runs none */
 } sh_sym;
@@ -162,6 +168,7 @@ typedef struct {
     char delim[SH_MAX_DELIM];
     int dlen;
     sh_redir *redir;        /* in the owning command while it is current */
+    int pipe_next;          /* `cat <<X | next`: the body is what next reads */
 } sh_heredoc;
 
 /* Analysis state for one wg_shell_analyze call. */
@@ -175,6 +182,7 @@ typedef struct {
     unsigned ncmd;          /* simple commands seen (SH_MAX_COMMANDS) */
     const char *overflow;   /* which bound was passed, or NULL */
     uint64_t steps;         /* work done, for the linearity tests */
+    uint64_t budget;        /* steps one decision may take (SH_WORK_PER_BYTE per input byte) */
     int nheredoc;
     sh_heredoc heredoc[SH_MAX_HEREDOCS];
     int vars_unknown;       /* after `source`: any variable may hold anything */
@@ -198,6 +206,9 @@ typedef struct {
 /* A bound was passed: the decision fails closed (see the limits above). */
 void sh_overflow(sh_ctx *cx, const char *what);
 #define SH_STEP(cx, k) ((cx)->steps += (uint64_t)(k))
+/* Counts work that is bounded only by the budget: 0, or -1 past it
+ * (sh_overflow was called). */
+int sh_charge(sh_ctx *cx, size_t k);
 
 /* Scratch text of cap bytes above everything in use (a nested parse of it
  * allocates above it); NULL when the pool is out (sh_overflow was called).
@@ -227,6 +238,10 @@ void sh_var_assign(sh_ctx *cx, const char *name, size_t n, const char *val, size
 void sh_var_unknown(sh_ctx *cx, const char *name, size_t n);
 /* The one value the variable surely has here: 1 with *val and *vlen, else 0. */
 int sh_var_value(const sh_ctx *cx, const char *name, size_t n, const char **val, uint32_t *vlen);
+/* unset NAME */
+void sh_var_unset(sh_ctx *cx, const char *name, size_t n);
+/* 1 when NAME is known to be unset here. */
+int sh_var_is_unset(const sh_ctx *cx, const char *name, size_t n);
 
 /* A call of function f by the command of v, recorded as an edge of the
  * call graph when it is made from a function's body (fork bombs). */
@@ -254,7 +269,18 @@ void sh_word_literal(char *text, sh_word *w);
 typedef int (*sh_emit_fn)(void *ctx, const sh_word *w);
 int sh_word_expand(sh_ctx *cx, sh_word *w, sh_emit_fn emit, void *ctx);
 
+/* The text `echo ARGS` (with -n -e -E) or `printf FORMAT ARGS` writes,
+ * the program being word i of c, its arguments words (i, end): into out
+ * (cap bytes); its length, or -1 when it cannot be known (an expansion, a
+ * conversion other than %s %b %d %i %u %c %%, more than cap bytes). */
+long sh_printed_text(const sh_cmd *c, int i, int end, char *out, size_t cap);
+
 /* ---- shell_analyze.c ---- */
+/* /dev/stdin, /dev/fd/0, /proc/self/fd/0 (what a shell reads its script from). */
+int sh_is_stdin_path(const char *t);
+/* An input redirection target whose text the model cannot see: <(..),
+ * $(..), an expansion, /dev/tcp and /dev/udp. */
+int sh_unseen_input(const sh_cmd *c, const sh_word *target);
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via);
 void sh_analyze_view(sh_ctx *cx, const sh_view *v);
 void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
@@ -327,6 +353,9 @@ static inline const char *sh_wtext(const sh_cmd *c, int i) { return c->text + c-
 /* Length needed to join words [from, to) with spaces (join_words in shell_rules.c). */
 size_t sh_words_len(const sh_cmd *c, int from, int to);
 int sh_weq(const sh_cmd *c, int i, const char *lit);
+/* 1 when word i's text is exactly what runs: no expansion left unresolved,
+ * no glob or brace pattern (variables, braces, $IFS are already applied). */
+int sh_word_is_literal(const sh_cmd *c, int i);
 int sh_wprefix(const sh_cmd *c, int i, const char *lit);
 
 #endif

@@ -225,6 +225,18 @@ static int read_backtick(lx *L, sh_word *w)
     L->cx->fork_level++;
     int rc = parse_list(L->cx, buf, k, &q, 0, 0, "inside `...`");
     L->cx->fork_level--;
+    size_t len;
+    const char *name = rc == 0 ? program_lookup(buf, k, &len) : NULL;
+    if (name) {
+        /* copy out of the scratch before giving it back */
+        char keep[64];
+        if (len < sizeof keep) {
+            memcpy(keep, name, len);
+            sh_scratch_release(L->cx, mark);
+            put_value(L, w, keep, (uint32_t)len, 1);
+            return 0;
+        }
+    }
     sh_scratch_release(L->cx, mark);
     if (rc < 0)
         return -1;
@@ -255,7 +267,7 @@ static const char *element(const char *v, uint32_t n, long sel, uint32_t *len)
         return v;
     }
     const char *e = v, *end = v + n;
-    for (const char *q = v; q + 1 < end || q < end; q++) {
+    for (const char *q = v; q < end; q++) {
         if (q + 1 < end && q[0] == SH_MARK && q[1] == SH_K_SPLIT) {
             if (sel-- == 0)
                 break;
@@ -282,6 +294,10 @@ static const char *element(const char *v, uint32_t n, long sel, uint32_t *len)
  * boundaries split it even in quotes. */
 static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq)
 {
+    if (!room(L, n)) {
+        truncated(L, w);                /* never copy what cannot fit */
+        return;
+    }
     const char *ifs = " \t\n";
     uint32_t ifs_len = 3;
     if (!in_dq) {
@@ -331,17 +347,31 @@ static const char *conventional(const char *name, size_t n)
     return NULL;
 }
 
+/* Unquoted, a value is split at IFS: IFS set to something the model cannot
+ * see makes every unquoted value unseen. */
+static int ifs_known(const lx *L)
+{
+    const char *v;
+    uint32_t n;
+    return !sh_sym_find(L->cx, SH_SYM_VAR, "IFS", 3) || sh_var_value(L->cx, "IFS", 3, &v, &n);
+}
+
 /* $NAME or ${NAME...} element sel: its value when the model knows it. */
 static void put_var(lx *L, sh_word *w, const char *name, size_t n, long sel, int in_dq)
 {
     const char *v;
     uint32_t vl;
+    if (!in_dq && !ifs_known(L)) {
+        put_mark(L, w, SH_K_PARAM);
+        w->flags |= SH_W_EXP;
+        return;
+    }
     if (n == 8 && memcmp(name, "FUNCNAME", 8) == 0 && L->cx->cur_func >= 0 && sel <= 0) {
         const sh_sym *f = &L->cx->ar.sym[L->cx->cur_func];
         put_value(L, w, sh_sym_name(L->cx, f), f->nlen, 1);   /* the function being defined */
         return;
     }
-    if (sh_var_value(L->cx, name, n, &v, &vl)) {
+    if (sh_var_value(L->cx, name, n, &v, &vl) && sh_charge(L->cx, sel > 0 ? vl : 0) == 0) {
         v = element(v, vl, sel, &vl);
         put_value(L, w, v, vl, in_dq);
         return;
@@ -405,9 +435,9 @@ static int param_value(lx *L, sh_word *w, const char *c, size_t n, int in_dq)
     const char *v;
     uint32_t vl;
     int known = sh_var_value(L->cx, c, k, &v, &vl);
-    if (!known || !plain(lit, ln))
+    if (!known || !plain(lit, ln) || (!in_dq && !ifs_known(L)))
         return 0;
-    int set = colon ? vl > 0 : 1;       /* a variable the model knows is set */
+    int set = colon ? vl > 0 : !sh_var_is_unset(L->cx, c, k);   /* a variable the model knows is set */
     if (op == '+') {
         if (set)
             put_value(L, w, lit, (uint32_t)ln, in_dq);
@@ -1014,6 +1044,12 @@ static int read_heredocs(lx *L)
         }
         if (p >= L->n)
             after = L->n;
+        if (hd->pipe_next && L->c->serial == hd->serial + 1 && L->c->piped_in &&
+            (hd->quoted || (!memchr(L->s + body, '$', end - body) && !memchr(L->s + body, '`', end - body) &&
+                            !memchr(L->s + body, '\\', end - body)))) {
+            L->c->pipe_text = L->s + body;      /* literal: what the next stage reads */
+            L->c->pipe_text_len = (int)(end - body);
+        }
         if (hd->serial == L->c->serial && hd->redir) {
             hd->redir->body_ok = 1;
             hd->redir->body_off = (uint32_t)body;
@@ -1065,7 +1101,8 @@ static int read_redir(lx *L, int fd)
     while (p < L->n && (s[p] == ' ' || s[p] == '\t'))
         p++;
     L->p = p;
-    if (p >= L->n || is_meta(s[p]))
+    int procsub = p + 1 < L->n && (s[p] == '<' || s[p] == '>') && s[p + 1] == '(';
+    if (p >= L->n || (is_meta(s[p]) && !procsub))
         return -1;
     /* the target is read first: a substitution in it parses above us */
     sh_redir r;
@@ -1101,6 +1138,7 @@ static int read_redir(lx *L, int fd)
             return -1;
         sh_heredoc *hd = &L->cx->heredoc[L->cx->nheredoc++];
         hd->serial = c->serial;
+        hd->pipe_next = 0;
         hd->quoted = (r.target.flags & SH_W_QUOTED) != 0;
         hd->strip_tabs = strip;
         hd->dlen = (int)r.target.len;
@@ -1135,32 +1173,28 @@ static void cmd_reset(lx *L, int piped_in)
     L->coproc_at = -1;
 }
 
-/* Literal text an `echo` stage writes into a pipe: joined at the list's
- * text base (the echo's own words are done with), the next command's text
- * starts after it. Its length, or -1. */
+/* Literal text an `echo` or `printf` stage writes into a pipe: written at
+ * the list's text base (the stage's own words are done with), the next
+ * command's text starts after it. Its length, or -1. */
 static int echo_text(lx *L)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
-    if (c->nw < 1 || c->nr > 0 || strcmp(sh_wtext(c, 0), "echo") != 0)
+    int i = L->lead > 0 ? L->lead : 0;
+    if (c->nw <= i || c->nr > 0)
         return -1;
-    size_t need = sh_words_len(c, 1, c->nw);
-    for (int i = 1; i < c->nw; i++)
-        if (c->w[i].flags & SH_W_OPAQUE)
-            return -1;
-    if ((size_t)a->ttop + need + 2 > a->tcap || need > INT32_MAX) {
-        sh_overflow(L->cx, "echoed text does not fit in the model's scratch space");
+    const char *prog = sh_wtext(c, i);
+    if (strcmp(prog, "echo") != 0 && strcmp(prog, "printf") != 0)
         return -1;
-    }
+    /* printf repeats its format: bound the text by the command's own size */
+    size_t cap = 2 * sh_words_len(c, i, c->nw) + 256;
+    if ((size_t)a->ttop + cap + 2 > a->tcap)
+        cap = a->tcap > a->ttop + 2 ? a->tcap - a->ttop - 2 : 0;
     char *out = a->text + a->ttop;
-    size_t k = 0;
-    for (int i = 1; i < c->nw; i++) {
-        if (i > 1)
-            out[k++] = ' ';
-        memcpy(out + k, sh_wtext(c, i), c->w[i].len);
-        k += c->w[i].len;
-    }
-    memmove(a->text + L->tbase, out, k);
+    long k = sh_printed_text(c, i, c->nw, out, cap);
+    if (k < 0 || k > INT32_MAX || memchr(out, '\0', (size_t)k))
+        return -1;
+    memmove(a->text + L->tbase, out, (size_t)k);
     a->text[L->tbase + k] = '\0';
     L->tcmd = L->tbase + (uint32_t)k + 1;
     return (int)k;
@@ -1184,6 +1218,12 @@ static void end_cmd(lx *L, int sep)
     }
     L->tcmd = L->tbase;
     int plen = sep == SEP_PIPE ? echo_text(L) : -1;
+    if (sep == SEP_PIPE && plen < 0 && cx->nheredoc > 0 && L->lead >= 0 && c->nw == L->lead + 1 &&
+        c->nr == 1 && c->r[0].op == SH_R_HEREDOC && c->r[0].fd <= 0 && sh_weq(c, L->lead, "cat")) {
+        sh_heredoc *hd = &cx->heredoc[cx->nheredoc - 1];
+        if (hd->serial == c->serial)
+            hd->pipe_next = 1;          /* cat <<EOF | sh: the body, once read */
+    }
     cmd_reset(L, sep == SEP_PIPE);
     c->pipe_text = plen >= 0 ? cx->ar.text + L->tbase : NULL;
     c->pipe_text_len = plen;

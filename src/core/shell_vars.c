@@ -21,10 +21,13 @@ static uint32_t sym_hash(int kind, const char *s, size_t n)
     return h;
 }
 
+/* The slot of (kind, name): its entry or the empty slot where it belongs;
+ * NULL past SH_MAX_PROBES probes (names chosen to collide: an insert fails
+ * closed, so a lookup never misses a name that was added). */
 static uint32_t *sym_slot(const sh_arena *a, int kind, const char *name, size_t n)
 {
     uint32_t i = sym_hash(kind, name, n) & a->smask;
-    for (;;) {
+    for (int probe = 0; probe < SH_MAX_PROBES; probe++) {
         uint32_t *slot = &a->slot[i];
         if (*slot == 0)
             return slot;
@@ -33,6 +36,7 @@ static uint32_t *sym_slot(const sh_arena *a, int kind, const char *name, size_t 
             return slot;
         i = (i + 1) & a->smask;
     }
+    return NULL;
 }
 
 sh_sym *sh_sym_find(const sh_ctx *cx, int kind, const char *name, size_t n)
@@ -41,7 +45,7 @@ sh_sym *sh_sym_find(const sh_ctx *cx, int kind, const char *name, size_t n)
     if (a->nsym == 0)
         return NULL;
     uint32_t *slot = sym_slot(a, kind, name, n);
-    return *slot ? &a->sym[*slot - 1] : NULL;
+    return slot && *slot ? &a->sym[*slot - 1] : NULL;
 }
 
 int sh_keep(sh_ctx *cx, const char *s, size_t n, uint32_t *off)
@@ -66,10 +70,10 @@ sh_sym *sh_sym_add(sh_ctx *cx, int kind, const char *name, size_t n)
         a->sready = 1;
     }
     uint32_t *slot = sym_slot(a, kind, name, n);
-    if (*slot)
+    if (slot && *slot)
         return &a->sym[*slot - 1];
     uint32_t off;
-    if (a->nsym >= a->scap || (a->nsym + 1) * 2 > a->smask + 1) {
+    if (!slot || a->nsym >= a->scap || (a->nsym + 1) * 2 > a->smask + 1) {
         sh_overflow(cx, "the command defines more names than the model holds");
         return NULL;
     }
@@ -104,32 +108,41 @@ void sh_var_assign(sh_ctx *cx, const char *name, size_t n, const char *val, size
     sh_sym *y = sh_sym_add(cx, SH_SYM_VAR, name, n);
     if (!y)
         return;
-    if (!literal_value(val, vlen)) {
-        y->state = SH_V_UNKNOWN;
+    SH_STEP(cx, vlen);
+    if (!literal_value(val, vlen) || vlen > SH_MAX_VALUE ||
+        (append && (y->state != SH_V_ONE || y->vlen + vlen > SH_MAX_VALUE))) {
+        y->state = SH_V_UNKNOWN;        /* unseen, or too long to be worth following */
         return;
     }
     if (append) {
-        if (y->state != SH_V_ONE) {
-            y->state = SH_V_UNKNOWN;
-            return;
-        }
         sh_arena *a = &cx->ar;
-        if ((size_t)a->ktop + y->vlen + vlen + 1 > a->kcap) {
+        size_t need = y->val + y->vlen + 1 == a->ktop ? vlen : y->vlen + vlen + 1;
+        if ((size_t)a->ktop + need > a->kcap) {
             sh_overflow(cx, "the command defines more than the model holds");
             return;
         }
-        uint32_t off = a->ktop;
-        memmove(a->keep + off, a->keep + y->val, y->vlen);    /* old value, then the new part */
-        memcpy(a->keep + off + y->vlen, val, vlen);
-        a->keep[off + y->vlen + vlen] = '\0';
-        a->ktop += y->vlen + (uint32_t)vlen + 1;
-        y->val = off;
+        if (y->val + y->vlen + 1 == a->ktop) {
+            a->ktop--;                  /* the newest value: extend it in place */
+        } else {
+            memmove(a->keep + a->ktop, a->keep + y->val, y->vlen);
+            y->val = a->ktop;
+            a->ktop += y->vlen;
+        }
+        memcpy(a->keep + a->ktop, val, vlen);
+        a->ktop += (uint32_t)vlen;
+        a->keep[a->ktop++] = '\0';
         y->vlen += (uint32_t)vlen;
         return;
     }
     if (y->state == SH_V_ONE) {
         if (y->vlen != vlen || memcmp(cx->ar.keep + y->val, val, vlen) != 0)
             y->state = SH_V_MULTI;      /* which one holds depends on the path taken */
+        return;
+    }
+    if (y->state == SH_V_UNSET && vlen == 0)
+        return;
+    if (y->state == SH_V_UNSET) {
+        y->state = SH_V_MULTI;          /* unset on one path, set on another */
         return;
     }
     if (y->state != 0)
@@ -154,11 +167,35 @@ int sh_var_value(const sh_ctx *cx, const char *name, size_t n, const char **val,
     if (cx->vars_unknown)
         return 0;
     const sh_sym *y = sh_sym_find(cx, SH_SYM_VAR, name, n);
+    if (y && y->state == SH_V_UNSET) {
+        *val = "";
+        *vlen = 0;
+        return 1;
+    }
     if (!y || y->state != SH_V_ONE)
         return 0;
     *val = cx->ar.keep + y->val;
     *vlen = y->vlen;
     return 1;
+}
+
+void sh_var_unset(sh_ctx *cx, const char *name, size_t n)
+{
+    sh_sym *y = sh_sym_add(cx, SH_SYM_VAR, name, n);
+    if (!y)
+        return;
+    if (y->state == 0 || y->state == SH_V_UNSET)
+        y->state = SH_V_UNSET;
+    else if (y->state == SH_V_ONE && y->vlen == 0)
+        ;                               /* empty either way */
+    else
+        y->state = SH_V_MULTI;
+}
+
+int sh_var_is_unset(const sh_ctx *cx, const char *name, size_t n)
+{
+    const sh_sym *y = cx->vars_unknown ? NULL : sh_sym_find(cx, SH_SYM_VAR, name, n);
+    return y && y->state == SH_V_UNSET;
 }
 
 /* ---- functions: calls and fork bombs --------------------------------------- */

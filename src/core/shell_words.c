@@ -361,3 +361,155 @@ int sh_word_expand(sh_ctx *cx, sh_word *w, sh_emit_fn emit, void *ctx)
     }
     return 0;
 }
+
+/* ---- what echo and printf write ------------------------------------------- */
+
+typedef struct {
+    char *out;
+    size_t k, cap;
+    int fail;
+} pbuf;
+
+static void pb_put(pbuf *b, char ch)
+{
+    if (b->k >= b->cap)
+        b->fail = 1;
+    else
+        b->out[b->k++] = ch;
+}
+
+static int octal(char ch)
+{
+    return ch >= '0' && ch <= '7';
+}
+
+/* The backslash escape at s[0] = '\\' (echo -e, printf %b and formats);
+ * returns the bytes consumed; *stop on \c (no more output). */
+static size_t put_escape(pbuf *b, const char *s, size_t n, int *stop)
+{
+    static const char from[] = "abefnrtv\\\"'?", to[] = "\a\b\033\f\n\r\t\v\\\"'?";
+    if (n < 2) {
+        pb_put(b, '\\');
+        return 1;
+    }
+    char e = s[1];
+    const char *hit = strchr(from, e);
+    if (e && hit) {
+        pb_put(b, to[hit - from]);
+        return 2;
+    }
+    if (e == 'c') {
+        *stop = 1;
+        return 2;
+    }
+    if (e == 'x') {
+        unsigned v = 0;
+        size_t i = 2;
+        for (; i < n && i < 4; i++) {
+            char h = s[i];
+            int d = h >= '0' && h <= '9' ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : -1;
+            if (d < 0)
+                break;
+            v = v * 16 + (unsigned)d;
+        }
+        if (i == 2) {
+            pb_put(b, '\\');
+            return 1;
+        }
+        pb_put(b, (char)v);
+        return i;
+    }
+    if (e == '0' || octal(e)) {
+        size_t i = e == '0' ? 2 : 1, max = e == '0' ? 5 : 4;
+        unsigned v = 0;
+        for (; i < n && i < max && octal(s[i]); i++)
+            v = v * 8 + (unsigned)(s[i] - '0');
+        pb_put(b, (char)(v & 0xFF));
+        return i;
+    }
+    pb_put(b, '\\');
+    pb_put(b, e);
+    return 2;
+}
+
+static void put_text(pbuf *b, const char *s, size_t n, int escapes, int *stop)
+{
+    for (size_t i = 0; i < n && !*stop && !b->fail;) {
+        if (escapes && s[i] == '\\') {
+            i += put_escape(b, s + i, n - i, stop);
+            continue;
+        }
+        pb_put(b, s[i++]);
+    }
+}
+
+long sh_printed_text(const sh_cmd *c, int i, int end, char *out, size_t cap)
+{
+    pbuf b = { out, 0, cap, 0 };
+    int stop = 0;
+    for (int j = i + 1; j < end; j++)
+        if (c->w[j].flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE) || memchr(sh_wtext(c, j), SH_MARK, c->w[j].len))
+            return -1;
+    const char *prog = sh_wtext(c, i);
+    if (strcmp(prog, "echo") == 0) {
+        int escapes = 0, j = i + 1;
+        for (; j < end; j++) {              /* -n -e -E and clusters of them */
+            const char *t = sh_wtext(c, j);
+            if (t[0] != '-' || !t[1] || strspn(t + 1, "neE") != strlen(t + 1))
+                break;
+            for (const char *o = t + 1; *o; o++)
+                escapes = *o == 'e' ? 1 : *o == 'E' ? 0 : escapes;
+        }
+        for (int first = 1; j < end && !stop; j++, first = 0) {
+            if (!first)
+                pb_put(&b, ' ');
+            put_text(&b, sh_wtext(c, j), c->w[j].len, escapes, &stop);
+        }
+        return b.fail ? -1 : (long)b.k;
+    }
+    if (strcmp(prog, "printf") != 0 || i + 1 >= end)
+        return -1;
+    int f = i + 1;
+    if (sh_weq(c, f, "--"))
+        f++;
+    if (f >= end || sh_wtext(c, f)[0] == '-')
+        return -1;                          /* printf -v NAME: writes no output */
+    const char *fmt = sh_wtext(c, f);
+    size_t fn = c->w[f].len;
+    int arg = f + 1;
+    /* the format is used again while arguments remain (at least once) */
+    do {
+        int used = 0;
+        for (size_t q = 0; q < fn && !stop && !b.fail;) {
+            if (fmt[q] == '\\') {
+                q += put_escape(&b, fmt + q, fn - q, &stop);
+                continue;
+            }
+            if (fmt[q] != '%') {
+                pb_put(&b, fmt[q++]);
+                continue;
+            }
+            q++;
+            while (q < fn && strchr("-+ #0123456789.", fmt[q]))
+                q++;                        /* flags, width, precision: ignored */
+            char conv = q < fn ? fmt[q++] : '\0';
+            if (conv == '%') {
+                pb_put(&b, '%');
+                continue;
+            }
+            if (!strchr("sbdiuc", conv) || !conv)
+                return -1;                  /* %x %f %q ...: not followed */
+            const char *a = arg < end ? sh_wtext(c, arg) : "";
+            size_t an = arg < end ? c->w[arg].len : 0;
+            if (arg < end)
+                arg++;
+            used = 1;
+            if (conv == 'c')
+                an = an > 0 ? 1 : 0;
+            put_text(&b, a, an, conv == 'b', &stop);
+        }
+        if (!used)
+            break;
+    } while (arg < end && !stop && !b.fail);
+    return b.fail ? -1 : (long)b.k;
+}

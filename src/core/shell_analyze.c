@@ -184,7 +184,8 @@ void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
         const char *val = t + k + 1 + append;
         size_t vlen = v->c->w[i].len - k - 1 - (size_t)append;
         const sh_word *w = &v->c->w[i];
-        if (vlen == 0 && v->c->src[w->raw_off + w->raw_len] == '(')
+        size_t after = (size_t)w->raw_off + w->raw_len;
+        if (vlen == 0 && after < v->c->src_len && v->c->src[after] == '(')
             ;                           /* NAME=( ... ): bound by the lexer */
         else if (w->flags & (SH_W_TRUNC | SH_W_CTRL | SH_W_GLOB | SH_W_BRACE))
             sh_var_unknown(cx, t, k);

@@ -92,6 +92,7 @@ typedef struct {
  * w[i].off indexes text (the arena's text pool, every word NUL-terminated). */
 typedef struct {
     const char *src;        /* the source the raw spans refer to */
+    size_t src_len;
     const char *text;
     sh_word *w;
     int nw;

@@ -1735,6 +1735,7 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     L.ngroup = 0;
     L.case_depth = 0;
     cmd.src = s;
+    cmd.src_len = n;
     cmd.text = ar->text;
     cmd.w = ar->w + save_w;
     cmd.r = ar->r + save_r;

@@ -72,7 +72,7 @@ TestSuite(store_pg, .init = setup, .fini = teardown);
 
 Test(store_pg, migrates_once_and_settings_roundtrip)
 {
-    cr_assert_eq(wg_store_schema_version(st), 1);
+    cr_assert_eq(wg_store_schema_version(st), 4);
     wg_store *again = NULL;
     cr_assert_eq(wg_store_open_backend(&again, wg_store_postgres_backend(), conninfo, NULL), 0);
     wg_store_free(again);

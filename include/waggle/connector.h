@@ -257,6 +257,12 @@ int wg_registry_connected(json_t **out, const wg_registry *reg);
 /* Status string "connected" | "expired" | "disconnected" from the vault. */
 const char *wg_registry_status(const wg_registry *reg, const char *id);
 
+/* The vault id whose credential connector id uses now: its own id, or its
+ * shared connection (spec->connection, e.g. "google"); NULL when it has no
+ * stored credential or id is unknown. Copied into buf (n bytes). */
+const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
+                                      size_t n);
+
 /* {…definition…} of every connector, in registration order (JSON array). */
 int wg_registry_definitions(json_t **out, const wg_registry *reg);
 
@@ -305,8 +311,9 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
 
 /* The tier's connectorLimit (waggle/tier.h; reference 13 item 19), checked
  * before wg_registry_connect by every front end (HTTP and CLI). A slot is
- * held by every non-demo connector with a stored credential, expired ones
- * too (a refresh is a reconnect). Rules, first match wins:
+ * held by every stored credential of a non-demo connector, expired ones
+ * too (a refresh is a reconnect); a shared OAuth2 connection ("google")
+ * is one slot however many connectors use it. Rules, first match wins:
  *   connector.limit.demo       a demo connector: never counts, allowed
  *   connector.limit.reconnect  id already holds a slot: always allowed
  *   connector.limit.unlimited  the effective tier has no limit: allowed

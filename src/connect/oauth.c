@@ -320,12 +320,12 @@ int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, cons
         json_decref(obj);
     }
     if (basic) {
-        /* RFC 6749 2.3.1: both parts form-encoded, then base64 */
-        char *pair = wg_oauth_form_append(NULL, client_id, client_secret ? client_secret : "");
-        /* form_append gives "id=secret"; Basic wants "id:secret" */
-        char *eq = pair ? strchr(pair, '=') : NULL;
-        if (eq)
-            *eq = ':';
+        /* base64("id:secret") as the providers document it (Pipedrive,
+         * Bitbucket); RFC 6749 2.3.1 would form-encode both parts first,
+         * which these servers do not undo */
+        char *pair = NULL;
+        if (asprintf(&pair, "%s:%s", client_id, client_secret ? client_secret : "") < 0)
+            pair = NULL;
         size_t pl = pair ? strlen(pair) : 0;
         size_t el = sodium_base64_encoded_len(pl, sodium_base64_VARIANT_ORIGINAL);
         char *b64 = pair ? malloc(el) : NULL;

@@ -343,6 +343,23 @@ const char *wg_registry_status(const wg_registry *reg, const char *id)
     return s;
 }
 
+const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
+                                      size_t n)
+{
+    entry *e = find(reg, id);
+    if (!e || e->spec->always_connected || !n)
+        return NULL;
+    int expired;
+    wg_connector_creds *c = load_creds(reg, e->spec, &expired, NULL);
+    const char *r = NULL;
+    if (c && c->connection) {
+        snprintf(buf, n, "%s", c->connection);
+        r = buf;
+    }
+    creds_free(c);
+    return r;
+}
+
 int wg_registry_is_connected(const wg_registry *reg, const char *id)
 {
     return strcmp(wg_registry_status(reg, id), "connected") == 0;

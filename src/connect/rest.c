@@ -506,6 +506,11 @@ int wg_rest_link_ok(char **out, const char *base, const char *link)
             ok = 0;
         i += seg + 1;
     }
+    /* nor an encoded slash or backslash a server might turn into one */
+    for (size_t i = 0; ok && i + 2 < pl; i++)
+        if (path[i] == '%' && ((path[i + 1] == '2' && (path[i + 2] | 0x20) == 'f') ||
+                               (path[i + 1] == '5' && (path[i + 2] | 0x20) == 'c')))
+            ok = 0;
     if (!ok) {
         free(abs);
         return wg_error_set(WG_EDENIED, "next-page link is not under the service's base URL");

@@ -247,7 +247,8 @@ long wg_rest_retry_after(const char *value, long long now_s);
  * may be followed with the credential: it lies under base (the same
  * scheme, host, port and path prefix, at a '/' or '?' boundary), is at
  * most WG_REST_LINK_MAX bytes, has no control characters, spaces, '#',
- * backslashes or dot segments (also %2e-encoded ones). *out is the
+ * backslashes or dot segments (also %2e-encoded ones) and no encoded
+ * slash or backslash (%2F, %5C) in its path. *out is the
  * absolute URL (new). 0 otherwise, with the message set. */
 int wg_rest_link_ok(char **out, const char *base, const char *link);
 

@@ -89,9 +89,12 @@ const wg_oauth_provider *wg_oauth_provider_find(const char *id);
 
 typedef struct wg_oauth wg_oauth;
 
-/* A manager over vault (copied; borrowed functions and ctx must outlive it).
- * *out is new: free with wg_oauth_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
-int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault);
+/* A manager over vault (copied; borrowed functions and ctx must outlive it)
+ * whose token endpoint requests pass upstream (copied; its resolver
+ * borrowed; NULL = the strict default). *out is new: free with
+ * wg_oauth_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
+int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault,
+                 const wg_upstream_policy *upstream);
 void wg_oauth_free(wg_oauth *m);
 
 enum { WG_OAUTH_FORCE = 1 };

@@ -11,6 +11,7 @@
  * "expired" with a message that says how to sign in again.
  */
 #include "connect/oauth_int.h"
+#include "connect/upstream.h"
 #include "waggle/error.h"
 #include "waggle/tier.h"
 
@@ -292,7 +293,8 @@ static void error_text(char *buf, size_t cap, const json_t *j, long status)
 }
 
 int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, const char *url,
-                  json_t *pairs, const char *client_id, const char *client_secret)
+                  json_t *pairs, const char *client_id, const char *client_secret,
+                  const wg_upstream_policy *upstream)
 {
     *ok = NULL;
     *err_code = NULL;
@@ -354,19 +356,25 @@ int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, cons
     if (h && auth)
         h = curl_slist_append(h, auth);
     sink s = { 0 };
+    wg_upstream_pin pin = { 0 };
     int rc = 0;
     if (!curl || !h) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto done;
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url);
+    /* the token endpoint passes the upstream policy like every connection,
+     * before the client secret or refresh token is in any buffer curl sends */
+    if ((rc = wg_upstream_curl(&pin, curl, url, WG_UPSTREAM_HTTP, upstream)) < 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", wg_error_last());
+        rc = wg_error_set(rc, "%s token endpoint: %s", p->name, why);
+        goto done;
+    }
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, h);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "Waggle/1.0");
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)WG_OAUTH_TIMEOUT_S);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 5L);
@@ -378,6 +386,9 @@ int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, cons
     if (s.too_big) {
         rc = wg_error_set(WG_EUPSTREAM, "%s token endpoint answer larger than %d bytes", p->name,
                           WG_OAUTH_RESPONSE_CAP);
+    } else if (pin.guard_refused) {
+        rc = wg_error_set(WG_EDENIED, "%s token endpoint: connection refused by the upstream "
+                          "policy", p->name);
     } else if (cc == CURLE_OPERATION_TIMEDOUT) {
         rc = wg_error_set(WG_ETIMEOUT, "%s token endpoint timed out", p->name);
     } else if (cc != CURLE_OK) {
@@ -406,6 +417,7 @@ done:
     wipe_free(auth);
     curl_slist_free_all(h);
     curl_easy_cleanup(curl);
+    wg_upstream_pin_clear(&pin);
     return rc;
 }
 
@@ -533,6 +545,7 @@ typedef struct conn_lock {
 
 struct wg_oauth {
     wg_connect_vault vault;
+    wg_upstream_policy upstream;   /* the operator's (resolver borrowed) */
     char owner[64];           /* this manager's identity in the store's locks */
     pthread_mutex_t mu;       /* guards locks and the counters */
     conn_lock *locks;
@@ -541,7 +554,8 @@ struct wg_oauth {
     long requests, refreshed;
 };
 
-int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault)
+int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault,
+                 const wg_upstream_policy *upstream)
 {
     if (!vault || !vault->get || !vault->set || !vault->del)
         return wg_error_set(WG_EINVAL, "the token manager needs a vault");
@@ -551,6 +565,8 @@ int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault)
     if (!m)
         return wg_error_set(WG_ENOMEM, "out of memory");
     m->vault = *vault;
+    if (upstream)
+        m->upstream = *upstream;
     unsigned char r[12];
     randombytes_buf(r, sizeof r);
     char hex[25];
@@ -756,7 +772,7 @@ static int refresh_locked(char **token, wg_oauth *m, const char *conn,
     pthread_mutex_lock(&m->mu);
     m->requests++;
     pthread_mutex_unlock(&m->mu);
-    rc = wg_oauth_post(&tok, &code, p, url, pairs, client_id, client_secret);
+    rc = wg_oauth_post(&tok, &code, p, url, pairs, client_id, client_secret, &m->upstream);
     if (rc == WG_EUPSTREAM && code && strcmp(code, "invalid_grant") == 0) {
         char why[400];
         snprintf(why, sizeof why, "%s", wg_error_last());

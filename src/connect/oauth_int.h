@@ -21,9 +21,11 @@ int wg_oauth_endpoint(char **out, const wg_connect_vault *v, const char *conn,
  * the row says) and parses the answer. On 2xx, *ok is the JSON object.
  * On an OAuth error answer, returns WG_EUPSTREAM with *err_code set to the
  * error field (new, e.g. "invalid_grant") and the message set; transport
- * failures are WG_EIO / WG_ETIMEOUT. */
+ * failures are WG_EIO / WG_ETIMEOUT; an endpoint the upstream policy
+ * (NULL = strict) refuses is WG_EDENIED and nothing is sent. */
 int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, const char *url,
-                  json_t *pairs, const char *client_id, const char *client_secret);
+                  json_t *pairs, const char *client_id, const char *client_secret,
+                  const wg_upstream_policy *upstream);
 
 /* Builds the vault writes for a token response tok of connection conn:
  * the access token with metadata (from old_meta, updated), a rotated

@@ -8,10 +8,13 @@
  * dot segments are refused so a path cannot climb to another endpoint
  * (reference 13 item 11). Redirects are not followed and next-page links
  * are followed only under the base URL, so the credential is only ever
- * sent to the configured service. Pagination, Retry-After and the OAuth2
- * retry after a 401 are described in rest.h.
+ * sent to the configured service, and that URL's host passes the upstream
+ * policy (upstream.h: checked after resolution, the connection pinned to
+ * the checked addresses) before any header is built. Pagination,
+ * Retry-After and the OAuth2 retry after a 401 are described in rest.h.
  */
 #include "connect/rest.h"
+#include "connect/upstream.h"
 #include "waggle/error.h"
 
 #include <curl/curl.h>
@@ -423,6 +426,15 @@ static int effective_base(char **out, const wg_rest_ctx *ctx, const char *name)
     const wg_connector_creds *c = ctx->call->creds;
     const char *ov = c && c->base_url && *c->base_url ? c->base_url : NULL;
     int rc;
+    /* a stored base URL of a connector that is not self-hostable counts only
+     * when the operator stored it (docs/security.md 2.2) */
+    if (ov && !ctx->call->spec->self_hostable && c->base_url_by != WG_PRINCIPAL_OPERATOR) {
+        *out = NULL;
+        return wg_error_set(WG_EDENIED, "%s: the stored base URL was not set by the operator, "
+                                        "and only the operator may set one for this connector "
+                                        "(waggle connectors connect %s --base-url URL)",
+                            ctx->call->spec->name, ctx->call->spec->id);
+    }
     if (ov) {
         size_t n = strlen(ov);
         while (n && ov[n - 1] == '/')
@@ -641,9 +653,17 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
     size_t data_len = payload ? strlen(payload) : req->raw_len;
     char *ct_line = NULL;
     sink s = { 0 };
+    wg_upstream_pin pin = { 0 };
     int err = 0;
     if (!curl || (req->body && !payload)) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* before any header is built: a refused upstream never sees a credential */
+    if ((rc = wg_upstream_curl(&pin, curl, url.p, WG_UPSTREAM_HTTP, ctx->call->upstream)) < 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", wg_error_last());
+        rc = wg_error_set(rc, "%s: %s", ctx->rest->error_prefix, why);
         goto done;
     }
     h = auth_headers(ctx, h, &err);
@@ -667,7 +687,6 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto done;
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url.p);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method_names[req->method]);
     if (data) {
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, data);
@@ -677,8 +696,6 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
     }
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, h);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "Waggle/1.0");
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT,
                      (long)(req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT_S));
@@ -691,6 +708,9 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
     if (s.too_big) {
         rc = wg_error_set(WG_EUPSTREAM, "%s response larger than %d bytes",
                           ctx->rest->error_prefix, RESPONSE_CAP);
+    } else if (pin.guard_refused) {
+        rc = wg_error_set(WG_EDENIED, "%s: connection refused by the upstream policy (an "
+                                      "address that was not checked)", ctx->rest->error_prefix);
     } else if (cc == CURLE_OPERATION_TIMEDOUT) {
         rc = wg_error_set(WG_ETIMEOUT, "%s request timed out", ctx->rest->error_prefix);
     } else if (cc != CURLE_OK || s.body.oom) {
@@ -721,6 +741,7 @@ done:
     free(s.content_type);
     curl_slist_free_all(h);
     curl_easy_cleanup(curl);
+    wg_upstream_pin_clear(&pin);
     return rc;
 }
 

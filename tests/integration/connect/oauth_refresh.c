@@ -79,7 +79,7 @@ static void seed(const wg_connect_vault *v, const char *id, const char *conn, co
     snprintf(url, sizeof url, "%s/token", wgt_oauth_base(srv));
     put(v, name, url, NULL);
     snprintf(name, sizeof name, "connector:%s:base_url", id);
-    put(v, name, wgt_oauth_base(srv), NULL);
+    put(v, name, wgt_oauth_base(srv), "{\"setBy\":\"operator\"}");
     wgt_oauth_seed(srv, "refresh-seed", "stale-access-0");
 }
 
@@ -88,7 +88,9 @@ static void start(const wgt_oauth_config *cfg)
     srv = wgt_oauth_start(cfg);
     cr_assert_not_null(srv);
     cr_assert_eq(wg_connect_memvault_new(&mem), 0);
-    wg_registry_options o = { .vault = mem, .no_builtins = 1 };
+    /* the test is the operator; its upstreams are on 127.0.0.1 */
+    wg_registry_options o = { .vault = mem, .no_builtins = 1, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     const wg_connector_spec *specs[] = { &spec_google, &spec_pipedrive, &spec_atlassian,
                                          &spec_microsoft, &spec_salesforce };
@@ -209,7 +211,8 @@ static int child(const char *dir, int barrier)
         return 10;
     wg_connect_vault cv;
     wg_connect_vault_of(&cv, v);
-    wg_registry_options o = { .vault = &cv, .no_builtins = 1 };
+    wg_registry_options o = { .vault = &cv, .no_builtins = 1, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };
     if (wg_registry_new(&r, &o) < 0 || wg_registry_register(r, &spec_google) < 0)
         return 11;
     char go;
@@ -330,7 +333,7 @@ Test(connect_oauth, invalid_grant_marks_expired_and_never_loops)
     char url[256];
     snprintf(url, sizeof url, "%s/token", wgt_oauth_base(srv));
     put(mem, "connector:gshared:token_url", url, NULL);
-    put(mem, "connector:gtest:base_url", wgt_oauth_base(srv), NULL);
+    put(mem, "connector:gtest:base_url", wgt_oauth_base(srv), "{\"setBy\":\"operator\"}");
 
     json_t *res = call(reg, "connector_gtest_whoami");
     cr_assert(!ok(res));
@@ -492,4 +495,23 @@ Test(connect_oauth, a_token_endpoint_outage_is_not_an_expiry)
     cr_assert(strstr(error_of(res), "Token refresh failed"), "%s", error_of(res));
     json_decref(res);
     cr_assert_str_eq(wg_registry_status(reg, "gtest"), "connected", "still refreshable later");
+}
+
+Test(connect_oauth, the_token_endpoint_passes_the_upstream_policy)
+{
+    wgt_oauth_config cfg = { .client_id = "client-1", .client_secret = "secret-1" };
+    start(&cfg);
+    seed(mem, "gtest", "gshared", "2020-01-01T00:00:00Z");
+    /* the same vault under the strict default: loopback is refused */
+    wg_registry *strict = NULL;
+    wg_registry_options o = { .vault = mem, .no_builtins = 1 };
+    cr_assert_eq(wg_registry_new(&strict, &o), 0);
+    cr_assert_eq(wg_registry_register(strict, &spec_google), 0);
+    json_t *res = call(strict, "connector_gtest_whoami");
+    cr_assert(!ok(res));
+    cr_assert(strstr(error_of(res), "Token refresh failed: Google token endpoint"), "%s",
+              error_of(res));
+    json_decref(res);
+    wg_registry_free(strict);
+    cr_assert_eq(wgt_oauth_count(srv, "refresh"), 0, "the refresh token never left");
 }

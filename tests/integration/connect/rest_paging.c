@@ -90,7 +90,8 @@ static void setup(void)
     up = wgt_replay_start();
     wgt_connect_open(&f, NULL, NULL, 0);
     cr_assert_eq(wg_registry_register(f.reg, &spec), 0);
-    wg_connect_request req = { .token = "tok-123", .base_url = wgt_replay_base(up) };
+    wg_connect_request req = { .token = "tok-123", .base_url = wgt_replay_base(up),
+                               .principal = WG_PRINCIPAL_OPERATOR };
     cr_assert_eq(wg_registry_connect(f.reg, "pager", &req), 0);
 }
 

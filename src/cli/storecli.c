@@ -22,6 +22,11 @@ int storecli_open(storecli *s, const char *cmd, const char *data_dir, int want_v
         storecli_close(s);
         return code == WG_EXIT_USAGE ? WG_EXIT_FAIL : code;
     }
+    int64_t legacy = wg_audit_legacy_sealed(s->audit);
+    if (legacy)
+        fprintf(stderr, "waggle %s: note: the audit log's %lld existing rows were written before "
+                "it was anchored; they are now anchored as found (audit_anchored row #%lld)\n",
+                cmd, (long long)legacy, (long long)(legacy + 1));
     return WG_EXIT_OK;
 }
 

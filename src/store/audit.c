@@ -353,7 +353,7 @@ int wg_audit_append(wg_audit *a, const wg_audit_record *rec, int64_t *id_out)
         return rc;
     if (id_out)
         *id_out = last + 1;
-    wg_audit__witness_advance(a, last + 1, hash);
+    wg_audit__witness_advance(a, last + 1, hash, prev);
     return 0;
 }
 

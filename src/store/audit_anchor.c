@@ -283,8 +283,10 @@ static int row_has_hash(wg_audit *a, int64_t id, const char *hash)
     return same;
 }
 
-/* force: the operator's reanchor replaces whatever is there. */
-static void witness_write(wg_audit *a, int64_t rows, const char *head, int force)
+/* force: the operator's reanchor replaces whatever is there. prev: the
+ * hash the new head chains to, as the committing transaction read it. */
+static void witness_write(wg_audit *a, int64_t rows, const char *head, const char *prev,
+                          int force)
 {
     if (!a->witness || rows < 1)
         return;
@@ -303,7 +305,12 @@ static void witness_write(wg_audit *a, int64_t rows, const char *head, int force
     } else if (w.state == W_VALID) {
         /* Forward only, and only along the same chain: a witness the log
          * no longer contains (wiped or replaced database) stays frozen. */
-        if (w.rows >= rows || !row_has_hash(a, w.rows, w.head))
+        if (w.rows >= rows)
+            goto done;
+        /* The common case needs no query: the witness is the row our own
+         * transaction chained the new one to. */
+        if (!(w.rows == rows - 1 && prev && !strcmp(w.head, prev)) &&
+            !row_has_hash(a, w.rows, w.head))
             goto done;
         slot = 1 - w.slot;
     }
@@ -315,9 +322,9 @@ done:
     close(fd);
 }
 
-void wg_audit__witness_advance(wg_audit *a, int64_t rows, const char *head)
+void wg_audit__witness_advance(wg_audit *a, int64_t rows, const char *head, const char *prev)
 {
-    witness_write(a, rows, head, 0);
+    witness_write(a, rows, head, prev, 0);
 }
 
 /* ---- walking the chain ----------------------------------------------------------- */
@@ -434,9 +441,18 @@ static void fail(wg_audit_verify_result *res, int64_t id, const char *fmt, ...)
     va_end(ap);
 }
 
+static const char *missing(char *buf, size_t cap, int64_t n)
+{
+    if (n == 1)
+        return "the newest row is missing";
+    snprintf(buf, cap, "the newest %lld rows are missing", (long long)n);
+    return buf;
+}
+
 static void check_anchor(wg_audit_verify_result *res, const anchor *an, const walk *wk,
                          const witness *w)
 {
+    char buf[64];
     if (!an->present)
         fail(res, 0, "the audit anchor is missing from the store (its row was deleted)");
     else if (!an->sealed)
@@ -446,9 +462,9 @@ static void check_anchor(wg_audit_verify_result *res, const anchor *an, const wa
         fail(res, 0, "the audit anchor's seal does not verify: it was forged, "
                      "or sealed with another vault key");
     else if (an->rows > wk->rows)
-        fail(res, wk->rows + 1, "the newest %lld rows are missing: the anchor says count %lld, "
-             "head %s; the log ends at row %lld", (long long)(an->rows - wk->rows),
-             (long long)an->rows, an->head, (long long)wk->rows);
+        fail(res, wk->rows + 1, "%s: the anchor says count %lld, head %s; the log ends at row %lld",
+             missing(buf, sizeof buf, an->rows - wk->rows), (long long)an->rows, an->head,
+             (long long)wk->rows);
     else if (an->rows < wk->rows)
         fail(res, an->rows + 1, "row %lld: it is not covered by the sealed anchor (count %lld): "
              "rows were added outside waggle, or the anchor was rolled back",
@@ -461,15 +477,16 @@ static void check_anchor(wg_audit_verify_result *res, const anchor *an, const wa
 static void check_witness(wg_audit_verify_result *res, const witness *w, const walk *wk,
                           const char *path)
 {
+    char buf[64];
     if (w->state == W_BAD)
         fail(res, 0, "this data dir's audit witness %s %s", path, w->why);
     else if (w->state != W_VALID)
         return;
     else if (w->rows > wk->rows)
-        fail(res, wk->rows + 1, "the newest %lld rows are missing: this data dir witnessed "
-             "count %lld, head %s; the log ends at row %lld (rows deleted; the database wiped, "
-             "replaced or restored from an older copy; or its last transactions lost in a "
-             "power failure)", (long long)(w->rows - wk->rows), (long long)w->rows, w->head,
+        fail(res, wk->rows + 1, "%s: this data dir witnessed count %lld, head %s; the log ends "
+             "at row %lld (rows deleted; the database wiped, replaced or restored from an older "
+             "copy; or its last transactions lost in a power failure)",
+             missing(buf, sizeof buf, w->rows - wk->rows), (long long)w->rows, w->head,
              (long long)wk->rows);
     else if (strcmp(wk->probe_hash, w->head))
         fail(res, w->rows, "row %lld: its hash differs from the head this data dir witnessed "
@@ -600,7 +617,7 @@ out:
         return rc;
     if (id) {
         a->sealed_legacy = last;
-        wg_audit__witness_advance(a, id, hash);
+        wg_audit__witness_advance(a, id, hash, head);
     }
     return 0;
 }
@@ -654,7 +671,7 @@ int wg_audit_reanchor(wg_audit *a, const char *actor, int64_t *id_out)
         goto fail;
     if ((rc = wg_store_commit(a->st)) < 0)
         return rc;
-    witness_write(a, wk.rows + 1, hash, 1);
+    witness_write(a, wk.rows + 1, hash, NULL, 1);
     if (id_out)
         *id_out = wk.rows + 1;
     return 0;

@@ -49,10 +49,11 @@ int wg_audit__head(int64_t *id, char hash[WG_AUDIT__HEX], wg_audit *a);
  * chain would mean re-sealing, which would launder the tampering). */
 int wg_audit__anchor_check(wg_audit *a, int64_t *last_id, char last_hash[WG_AUDIT__HEX]);
 
-/* After a commit that made row `rows` with hash `head` the newest: moves
- * this data dir's witness forward when it lies on the same chain. Best
- * effort: a witness that cannot be written only lags. */
-void wg_audit__witness_advance(wg_audit *a, int64_t rows, const char *head);
+/* After a commit that made row `rows` with hash `head` the newest (prev:
+ * the hash it chains to): moves this data dir's witness forward when it
+ * lies on the same chain. Best effort: a witness that cannot be written
+ * only lags. */
+void wg_audit__witness_advance(wg_audit *a, int64_t rows, const char *head, const char *prev);
 
 /* At open: seals an anchor that migration 2 left unsealed (see audit.h). */
 int wg_audit__seal_on_open(wg_audit *a);

@@ -14,6 +14,7 @@
 #include "waggle/error.h"
 #include "waggle/store.h"
 #include "waggle/vault.h"
+#include "audit_tamper.h"
 #include "wgtest.h"
 
 static char *dir;
@@ -248,55 +249,11 @@ static void appendn(int n)
         append("approval_auto", NULL);
 }
 
-/* The chain's hash of one row (its format is public: SHA-256 over
- * prev_hash, "\n" and the canonical JSON array of the stored texts). */
-static void chain_hash(char hex[65], const char *prev, int64_t id, const char *ts,
-                       const char *event, const char *actor, const char *tool,
-                       const char *input, const char *decision, const char *rule)
-{
-    json_t *arr = json_pack("[I,s,s,s?,s?,s?,s?,s?]", (json_int_t)id, ts, event, actor, tool,
-                            input, decision, rule);
-    char *canon = json_dumps(arr, JSON_COMPACT | JSON_ENCODE_ANY);
-    json_decref(arr);
-    crypto_hash_sha256_state h;
-    unsigned char d[32];
-    crypto_hash_sha256_init(&h);
-    crypto_hash_sha256_update(&h, (const unsigned char *)prev, 64);
-    crypto_hash_sha256_update(&h, (const unsigned char *)"\n", 1);
-    crypto_hash_sha256_update(&h, (const unsigned char *)canon, strlen(canon));
-    crypto_hash_sha256_final(&h, d);
-    free(canon);
-    sodium_bin2hex(hex, 65, d, sizeof d);
-}
+#define ZEROS WGT_ZERO_HASH
 
-#define ZEROS "0000000000000000000000000000000000000000000000000000000000000000"
-
-/* What an attacker with write access to the table does after editing
- * rows: recompute every hash from row `from` on. */
 static void rehash_from(int64_t from)
 {
-    wg_store_rows *rows = NULL;
-    wg_store_value p = WG_SV_INT(from - 1);
-    cr_assert_eq(wg_store_exec(st, "SELECT hash FROM audit_log WHERE id = ?", &p, 1, &rows, NULL), 0);
-    char prev[65];
-    snprintf(prev, sizeof prev, "%s", wg_store_rows_count(rows) ? wg_store_rows_text(rows, 0, 0) : ZEROS);
-    wg_store_rows_free(rows);
-    p = WG_SV_INT(from);
-    cr_assert_eq(wg_store_exec(st, "SELECT id, ts, event, actor, tool, input, decision, rule"
-                               " FROM audit_log WHERE id >= ? ORDER BY id", &p, 1, &rows, NULL), 0);
-    for (size_t r = 0; r < wg_store_rows_count(rows); r++) {
-        char hex[65];
-        chain_hash(hex, prev, wg_store_rows_int(rows, r, 0), wg_store_rows_text(rows, r, 1),
-                   wg_store_rows_text(rows, r, 2), wg_store_rows_text(rows, r, 3),
-                   wg_store_rows_text(rows, r, 4), wg_store_rows_text(rows, r, 5),
-                   wg_store_rows_text(rows, r, 6), wg_store_rows_text(rows, r, 7));
-        wg_store_value u[3] = { WG_SV_TEXT(prev), WG_SV_TEXT(hex),
-                                WG_SV_INT(wg_store_rows_int(rows, r, 0)) };
-        cr_assert_eq(wg_store_exec(st, "UPDATE audit_log SET prev_hash = ?, hash = ? WHERE id = ?",
-                                   u, 3, NULL, NULL), 0);
-        memcpy(prev, hex, sizeof prev);
-    }
-    wg_store_rows_free(rows);
+    wgt_audit_rehash_from(st, from);
 }
 
 static void assert_append_refused(void)
@@ -567,7 +524,7 @@ static void make_legacy(int n)
     for (int id = 1; id <= n; id++) {
         char hex[65], q[600];
         const char *ts = "2026-01-01T00:00:00.000Z";
-        chain_hash(hex, prev, id, ts, "tier_changed", "cli", NULL, NULL, "changed", NULL);
+        wgt_audit_chain_hash(hex, prev, id, ts, "tier_changed", "cli", NULL, NULL, "changed", NULL);
         snprintf(q, sizeof q, "INSERT INTO audit_log VALUES (%d, '%s', 'tier_changed', 'cli',"
                  " NULL, NULL, 'changed', NULL, '%s', '%s')", id, ts, prev, hex);
         cr_assert_eq(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));

@@ -36,7 +36,8 @@ typedef struct wg_server_options {
     const char *const *cors_origins;   /* exact origins allowed by CORS, or NULL (none) */
     unsigned threads;            /* worker threads; 0 -> number of cores */
     unsigned timeout_s;          /* idle/slow connection timeout; 0 -> 30 */
-    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h */
+    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h;
+                                    negative is WG_EINVAL (never unlimited) */
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
     int demo;                    /* register the demo connectors */

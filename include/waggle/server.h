@@ -41,6 +41,9 @@ typedef struct wg_server_options {
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
     int demo;                    /* register the demo connectors */
+    int allow_private_upstreams; /* connectors may reach loopback/private/link-local
+                                    addresses (docs/security.md 3.2); never the default */
+    int allow_http_upstreams;    /* connectors may use plain http:// (and SMTP without TLS) */
     wg_server_log_fn log;        /* may be NULL (silent) */
     void *log_ud;
 } wg_server_options;

@@ -4,15 +4,22 @@
  *
  *   quality  recall@5 and MRR on tests/data/catalog/eval.tsv
  *   speed    per-query time on the real catalog and on a 100,000-entry
- *            synthetic catalog (words drawn from the real one), median of N
+ *            synthetic catalog (words drawn from the real one), median of N;
+ *            find_connector's whole answer (ranking + JSON text) per call
+ *   load     opening the embedded catalog, and the embedded catalog with a
+ *            20,000-server registry file imported into a data dir
  *
  * Usage: bench/catalog [EVAL.tsv [HELDOUT.tsv]]  (defaults: the source tree's
  * tests/data/catalog/eval.tsv and heldout.tsv; the held-out set was never
  * used to tune the ranking)
  */
 #include "catalog_baseline.h"
+#include "catalog_gen.h"
 #include "waggle/catalog.h"
+#include "waggle/catalog_tools.h"
 #include "waggle/error.h"
+
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,10 +111,12 @@ static quality eval_base(const bl_catalog *b, const wg_catalog *cat, const evals
     return qa;
 }
 
+/* CPU time of this (single-threaded) process: the machine is shared, and
+ * wall time would count the time other processes ran. */
 static double now_us(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
@@ -239,6 +248,88 @@ static wg_catalog *synthetic(const wg_catalog *real, size_t count, double *build
     return cat;
 }
 
+/* find_connector's whole answer, us per call: through the agent tool
+ * (ranking + JSON written directly) or, with via_jansson, as before: the
+ * jansson object, then json_dumps. */
+static double time_tool(const wg_catalog *cat, const evalset *ev, int reps, int runs, int via_jansson)
+{
+    double t[16];
+    for (int r = 0; r < runs; r++) {
+        double t0 = now_us();
+        for (int k = 0; k < reps; k++)
+            for (size_t i = 0; i < ev->n; i++) {
+                json_t *args = json_pack("{s:s}", "query", ev->q[i]);
+                char *out = NULL;
+                if (via_jansson) {
+                    json_t *o = NULL;
+                    if (wg_catalog_find_connector(&o, cat, args) == 0)
+                        out = json_dumps(o, JSON_COMPACT);
+                    json_decref(o);
+                } else {
+                    wg_catalogtool_execute(&out, cat, "find_connector", args);
+                }
+                free(out);
+                json_decref(args);
+            }
+        t[r] = (now_us() - t0) / ((double)reps * (double)ev->n);
+    }
+    qsort(t, (size_t)runs, sizeof t[0], cmp_d);
+    return t[runs / 2];
+}
+
+/* Median time of opening a catalog (embedded, or with data_dir), in ms. */
+static double time_open(const char *data_dir, int runs, size_t *count)
+{
+    double t[64];
+    for (int r = 0; r < runs && r < 64; r++) {
+        wg_catalog *c = NULL;
+        double t0 = now_us();
+        int rc = data_dir ? wg_catalog_open(&c, data_dir) : wg_catalog_open_embedded(&c);
+        t[r] = (now_us() - t0) / 1000.0;
+        if (rc < 0) {
+            fprintf(stderr, "open: %s\n", wg_error_last());
+            exit(1);
+        }
+        *count = wg_catalog_count(c);
+        wg_catalog_free(c);
+    }
+    qsort(t, (size_t)runs, sizeof t[0], cmp_d);
+    return t[runs / 2];
+}
+
+/* Imports a generated 20,000-server registry list into a fresh data dir and
+ * times opening it: the first open after the import, then the median. */
+static void bench_load_imported(const wg_catalog *cat, size_t count)
+{
+    char dir[] = "/tmp/wg-catalog-bench-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    char *text = wggen_registry(cat, count);
+    json_t *doc = json_loads(text, 0, NULL), *entries = NULL;
+    free(text);
+    size_t added = 0;
+    double t0 = now_us();
+    if (!doc || wg_catalog_from_registry(&entries, doc, NULL, cat) < 0 ||
+        wg_catalog_import_local(&added, dir, entries) < 0) {
+        fprintf(stderr, "import: %s\n", wg_error_last());
+        exit(1);
+    }
+    double import_ms = (now_us() - t0) / 1000.0;
+    json_decref(doc);
+    json_decref(entries);
+    size_t n = 0;
+    double first = time_open(dir, 1, &n);
+    double med = time_open(dir, 5, &n);
+    printf("catalog_load_import servers=%zu  import=%.0fms  first-open=%.1fms  open=%.2fms "
+           "(median of 5)\n", n, import_ms, first, med);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", dir);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : WG_SOURCE_DIR "/tests/data/catalog/eval.tsv";
@@ -269,6 +360,15 @@ int main(int argc, char **argv)
     double to = time_ours(cat, &ev, ev.n, 20, 7), tb = time_base(base, &ev, ev.n, 20, 7);
     printf("catalog_query_real  servers=%zu queries=%zu  baseline=%.1fus  waggle=%.1fus  "
            "ratio=%.1fx  (median of 7)\n", wg_catalog_count(cat), ev.n, tb, to, tb / to);
+
+    time_tool(cat, &ev, 1, 1, 0);
+    double tj = time_tool(cat, &ev, 10, 7, 1), tt = time_tool(cat, &ev, 10, 7, 0);
+    printf("catalog_find_connector  servers=%zu queries=%zu  jansson=%.1fus  direct=%.1fus per "
+           "call (ranking + JSON text, median of 7)\n", wg_catalog_count(cat), ev.n, tj, tt);
+    size_t n_emb = 0;
+    double emb_ms = time_open(NULL, 51, &n_emb);
+    printf("catalog_load_embedded  servers=%zu  open=%.3fms (median of 51)\n", n_emb, emb_ms);
+    bench_load_imported(cat, 20000);
 
     double build_ms = 0;
     wg_catalog *big = synthetic(cat, 100000, &build_ms);

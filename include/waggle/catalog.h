@@ -137,6 +137,16 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
  * without jansson's checks), WG_ENOMEM. */
 int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t *args);
 
+/* find_connector's answer as compact JSON text, written directly (no jansson
+ * objects): the same bytes as json_dumps(JSON_COMPACT) of
+ * wg_catalog_find_connector's object, except that U+2028 and U+2029 are
+ * escaped as \u2028 / \u2029. *out is new NUL-terminated text (free());
+ * *len (may be NULL) receives its length. Thread-safe on a shared catalog.
+ * Returns 0, WG_EINVAL (NULL catalog or out, a query that is not valid
+ * UTF-8), WG_ENOMEM. */
+int wg_catalog_find_connector_text(char **out, size_t *len, const wg_catalog *cat,
+                                   const json_t *args);
+
 /* list_connector_categories: {totalServers, officialServers, categoryCount,
  * categories:[{category, emoji, count}]} with all 14 categories in the
  * spec's order (zero counts included). *out is new. Returns 0 or WG_ENOMEM. */

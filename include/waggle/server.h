@@ -37,7 +37,8 @@ typedef struct wg_server_options {
     unsigned threads;            /* worker threads; 0 -> number of cores */
     unsigned timeout_s;          /* idle connection timeout (no byte for this
                                     long); 0 -> 30 */
-    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h */
+    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h;
+                                    negative is WG_EINVAL (never unlimited) */
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
     int demo;                    /* register the demo connectors */

@@ -66,45 +66,10 @@ static wg_connector_creds *creds_copy(const wg_connector_creds *c)
     return d;
 }
 
-/* Parses an ISO 8601 UTC/offset timestamp. Returns 0 and *t, or -1. */
-static int parse_iso(time_t *t, const char *s)
-{
-    struct tm tm = { 0 };
-    const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (!p) {
-        p = strptime(s, "%Y-%m-%d", &tm);
-        if (!p || *p)
-            return -1;
-        *t = timegm(&tm);
-        return 0;
-    }
-    if (*p == '.')
-        for (p++; isdigit((unsigned char)*p); p++)
-            ;
-    long off = 0;
-    if (*p == 'Z') {
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int hh, mm;
-        if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2)
-            return -1;
-        off = (hh * 3600L + mm * 60L) * (*p == '+' ? 1 : -1);
-        p += 6;
-    }
-    if (*p)
-        return -1;
-    *t = timegm(&tm) - off;
-    return 0;
-}
-
+/* The one credential-expiry rule (waggle/time.h): unreadable is expired. */
 static int is_expired(const char *expires_at)
 {
-    time_t t;
-    if (!expires_at || !*expires_at)
-        return 0;
-    if (parse_iso(&t, expires_at) < 0)
-        return 1;      /* unreadable expiry: treat as expired */
-    return t <= time(NULL);
+    return wg_time_credential_expired(expires_at, wg_time_now_ms());
 }
 
 static char *vault_get(const wg_registry *reg, const char *id, const char *sub, json_t **meta)
@@ -335,12 +300,9 @@ int wg_registry_definitions(json_t **out, const wg_registry *reg)
 
 static void iso_now(char *buf, size_t n)
 {
-    struct timespec ts;
-    struct tm tm;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + k, n - k, ".%03ldZ", ts.tv_nsec / 1000000);
+    char iso[WG_TIME_ISO_MAX];
+    wg_time_format_iso(iso, wg_time_now_ms());
+    snprintf(buf, n, "%s", iso);
 }
 
 int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
@@ -448,7 +410,7 @@ int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const ch
 
 wg_risk_level wg_registry_connector_risk(void *registry, const char *tool)
 {
-    wg_risk_level r;
+    wg_risk_level r = WG_RISK_UNKNOWN;
     if (wg_registry_action_risk(&r, registry, tool) < 0) {
         wg_error_clear();
         return WG_RISK_UNKNOWN;
@@ -575,7 +537,7 @@ static int has_ctl(const char *s)
 
 static int check_request(const wg_connect_request *req)
 {
-    time_t t;
+    int64_t t;
     if (!req || !req->token || !*req->token)
         return wg_error_set(WG_EINVAL, "token or apiKey required");
     const char *fields[] = { req->token, req->refresh_token, req->email, req->base_url,
@@ -583,7 +545,7 @@ static int check_request(const wg_connect_request *req)
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
         if (has_ctl(fields[i]))
             return wg_error_set(WG_EINVAL, "credential fields may not contain control characters");
-    if (req->expires_at && parse_iso(&t, req->expires_at) < 0)
+    if (req->expires_at && wg_time_parse_iso(&t, req->expires_at) < 0)
         return wg_error_set(WG_EINVAL, "expiresAt must be an ISO 8601 time");
     if (req->base_url && strncmp(req->base_url, "https://", 8) &&
         strncmp(req->base_url, "http://", 7))

@@ -118,6 +118,29 @@ char *wg_catalog__url_key(const char *url);
 int wg_catalog__index_build(wg_catalog_index **out, const wg_catalog *cat);
 void wg_catalog__index_free(wg_catalog_index *ix);
 
+/* ---- JSON text written directly (catalog_jsonw.c) ------------------------ */
+#define WG_CATBUF_MAX ((size_t)256 << 20)   /* largest buffer a writer grows to */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+    int failed;   /* an allocation failed or the bound was reached */
+} wg_catbuf;
+
+/* Ensures room for more bytes; -1 (and failed set) when it cannot. */
+int wg_catbuf__grow(wg_catbuf *b, size_t more);
+void wg_catbuf__put(wg_catbuf *b, const char *s, size_t n);
+void wg_catbuf__puts(wg_catbuf *b, const char *s);
+void wg_catbuf__uint(wg_catbuf *b, unsigned long long v);
+/* A JSON string of s[0..n). With check_utf8, WG_EINVAL when s is not valid
+ * UTF-8 (nothing written); catalog strings were checked when loaded and are
+ * written with check_utf8 = 0. WG_ENOMEM. */
+int wg_catbuf__str(wg_catbuf *b, const char *s, size_t n, int check_utf8);
+/* A real that is a multiple of 1/8, printed as jansson prints it. */
+void wg_catbuf__eighths(wg_catbuf *b, double v);
+/* 1 when s[0..n) is valid UTF-8 (jansson's rules). */
+int wg_catalog__utf8_ok(const char *s, size_t n);
+
 /* The embedded data (generated at build time by the checker). */
 extern const char wg_catalog__embedded_json[];
 extern const size_t wg_catalog__embedded_len;

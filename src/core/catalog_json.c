@@ -110,41 +110,166 @@ static int build_result(json_t **out, const wg_catalog *cat, const char *q,
     return 0;
 }
 
+/* The coerced arguments of one find_connector call. */
+typedef struct {
+    char *q;               /* trimmed query, owned; "" for the empty-query answer */
+    const char *category;  /* borrowed from args, or NULL */
+    size_t limit;
+} fc_args;
+
+/* Reads args; 0 (q may be ""), WG_EINVAL (query not valid UTF-8), WG_ENOMEM. */
+static int fc_prepare(fc_args *a, const json_t *args)
+{
+    a->q = query_text(json_object_get(args, "query"));
+    if (!a->q)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    if (*a->q && !wg_catalog__utf8_ok(a->q, strlen(a->q))) {
+        free(a->q);
+        a->q = NULL;
+        return wg_error_set(WG_EINVAL, "find_connector: query is not valid UTF-8");
+    }
+    const json_t *c = json_object_get(args, "category");
+    a->category = json_is_string(c) ? json_string_value(c) : NULL;
+    a->limit = clamp_limit(json_object_get(args, "limit"));
+    return 0;
+}
+
+static int fc_rank(wg_catalog_hit *hits, size_t *n, const wg_catalog *cat, const fc_args *a)
+{
+    *n = 0;
+    /* An unknown category matches nothing: the no-match answer lists the 14. */
+    if (a->category && wg_catalog_category_index(a->category) < 0)
+        return 0;
+    return wg_catalog_search(hits, a->limit, n, cat, a->q, a->category);
+}
+
+static const char *const empty_query_hint = "Pass a short description of the integration the user wants.";
+
 int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t *args)
 {
     if (!out || !cat)
         return wg_error_set(WG_EINVAL, "find_connector: NULL argument");
-    char *q = query_text(json_object_get(args, "query"));
-    if (!q)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    int rc = 0;
-    if (!*q) {
-        json_t *o = json_pack("{s:s, s:s}", "error", "query is required", "hint",
-                              "Pass a short description of the integration the user wants.");
-        free(q);
+    fc_args a;
+    int rc = fc_prepare(&a, args);
+    if (rc < 0)
+        return rc;
+    if (!*a.q) {
+        json_t *o = json_pack("{s:s, s:s}", "error", "query is required", "hint", empty_query_hint);
+        free(a.q);
         if (!o)
             return wg_error_set(WG_ENOMEM, "out of memory");
         *out = o;
         return 0;
     }
-    json_t *check = json_string(q);   /* NULL when q is not valid UTF-8 */
-    if (!check) {
-        free(q);
-        return wg_error_set(WG_EINVAL, "find_connector: query is not valid UTF-8");
-    }
-    json_decref(check);
-    const json_t *c = json_object_get(args, "category");
-    const char *category = json_is_string(c) ? json_string_value(c) : NULL;
     wg_catalog_hit hits[WG_CATALOG_LIMIT_MAX];
     size_t n = 0;
-    size_t limit = clamp_limit(json_object_get(args, "limit"));
-    /* An unknown category matches nothing: the no-match answer lists the 14. */
-    if (!category || wg_catalog_category_index(category) >= 0)
-        rc = wg_catalog_search(hits, limit, &n, cat, q, category);
+    rc = fc_rank(hits, &n, cat, &a);
     if (rc == 0)
-        rc = build_result(out, cat, q, hits, n);
-    free(q);
+        rc = build_result(out, cat, a.q, hits, n);
+    free(a.q);
     return rc;
+}
+
+/* ---- the same answer as text, without jansson objects --------------------- */
+
+static void key(wg_catbuf *b, const char *k)
+{
+    wg_catbuf__puts(b, k);
+}
+
+static int str_field(wg_catbuf *b, const char *k, const char *v)
+{
+    key(b, k);
+    return wg_catbuf__str(b, v, strlen(v), 0);
+}
+
+static int match_text(wg_catbuf *b, const wg_catalog_hit *h)
+{
+    const wg_catalog_server *s = h->server;
+    int rc = 0;
+    if ((rc = str_field(b, "{\"id\":", s->id)) < 0 || (rc = str_field(b, ",\"name\":", s->name)) < 0 ||
+        (rc = str_field(b, ",\"category\":", s->category)) < 0 ||
+        (rc = str_field(b, ",\"description\":", s->description)) < 0)
+        return rc;
+    key(b, ",\"capabilities\":[");
+    for (size_t i = 0; i < s->capability_count; i++) {
+        if (i)
+            wg_catbuf__put(b, ",", 1);
+        if ((rc = wg_catbuf__str(b, s->capabilities[i], strlen(s->capabilities[i]), 0)) < 0)
+            return rc;
+    }
+    wg_catbuf__put(b, "]", 1);
+    if ((rc = str_field(b, ",\"installCmd\":", s->install_cmd)) < 0 ||
+        (rc = str_field(b, ",\"url\":", s->url)) < 0)
+        return rc;
+    key(b, s->official ? ",\"official\":true,\"matchScore\":" : ",\"official\":false,\"matchScore\":");
+    wg_catbuf__eighths(b, round(h->score * 8.0) / 8.0);
+    wg_catbuf__put(b, "}", 1);
+    return 0;
+}
+
+static int result_text(wg_catbuf *b, const wg_catalog *cat, const char *q,
+                       const wg_catalog_hit *hits, size_t n)
+{
+    int rc;
+    key(b, "{\"query\":");
+    if ((rc = wg_catbuf__str(b, q, strlen(q), 0)) < 0)   /* fc_prepare checked its UTF-8 */
+        return rc;
+    if (n == 0) {
+        key(b, ",\"matchCount\":0,\"hint\":");
+        rc = wg_catbuf__str(b, no_match_hint, strlen(no_match_hint), 0);
+        wg_catbuf__put(b, "}", 1);
+        return rc;
+    }
+    key(b, ",\"catalogSize\":");
+    wg_catbuf__uint(b, cat->n);
+    key(b, ",\"matchCount\":");
+    wg_catbuf__uint(b, n);
+    key(b, ",\"matches\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            wg_catbuf__put(b, ",", 1);
+        if ((rc = match_text(b, &hits[i])) < 0)
+            return rc;
+    }
+    wg_catbuf__put(b, "]}", 2);
+    return 0;
+}
+
+int wg_catalog_find_connector_text(char **out, size_t *len, const wg_catalog *cat, const json_t *args)
+{
+    if (!out || !cat)
+        return wg_error_set(WG_EINVAL, "find_connector: NULL argument");
+    fc_args a;
+    int rc = fc_prepare(&a, args);
+    if (rc < 0)
+        return rc;
+    wg_catbuf b = { 0 };
+    if (!*a.q) {
+        wg_catbuf__puts(&b, "{\"error\":\"query is required\",\"hint\":");
+        rc = wg_catbuf__str(&b, empty_query_hint, strlen(empty_query_hint), 0);
+        wg_catbuf__put(&b, "}", 1);
+    } else {
+        wg_catalog_hit hits[WG_CATALOG_LIMIT_MAX];
+        size_t n = 0;
+        rc = fc_rank(hits, &n, cat, &a);
+        if (rc == 0)
+            rc = result_text(&b, cat, a.q, hits, n);
+    }
+    free(a.q);
+    if (rc == WG_EINVAL)
+        rc = wg_error_set(rc, "find_connector: a catalog string is not valid UTF-8");
+    else if (rc < 0 || b.failed || wg_catbuf__grow(&b, 1) < 0)
+        rc = wg_error_set(WG_ENOMEM, "out of memory");
+    if (rc < 0) {
+        free(b.p);
+        return rc;
+    }
+    b.p[b.len] = '\0';
+    if (len)
+        *len = b.len;
+    *out = b.p;
+    return 0;
 }
 
 int wg_catalog_categories(json_t **out, const wg_catalog *cat)

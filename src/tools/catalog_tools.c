@@ -47,9 +47,9 @@ int wg_catalogtool_execute(char **out, const wg_catalog *cat, const char *name, 
         return wg_error_set(WG_EINVAL, "catalog tool: NULL argument");
     json_t *result = NULL;
     int rc;
-    if (strcmp(name, "find_connector") == 0)
-        rc = wg_catalog_find_connector(&result, cat, json_is_object(args) ? args : NULL);
-    else if (strcmp(name, "list_connector_categories") == 0)
+    if (strcmp(name, "find_connector") == 0)   /* written directly: no jansson objects */
+        return wg_catalog_find_connector_text(out, NULL, cat, json_is_object(args) ? args : NULL);
+    if (strcmp(name, "list_connector_categories") == 0)
         rc = wg_catalog_categories(&result, cat);
     else
         return wg_error_set(WG_ENOTFOUND, "unknown catalog tool \"%s\"", name);

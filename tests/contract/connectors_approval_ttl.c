@@ -14,6 +14,7 @@
 #include "server_test.h"
 #include "waggle/audit.h"
 #include "waggle/store.h"
+#include "waggle/time.h"
 
 static wgt_server s;
 static wgt_replay *up;
@@ -63,10 +64,10 @@ static char *request(long long *expires_ms)
     wgt_http(&r, &s, "POST", "/api/tools/execute", body);
     cr_assert_eq(r.status, 202, "%s", r.body);
     char *id = strdup(json_string_value(json_object_get(r.json, "approvalId")));
-    struct tm tm = { 0 };
     const char *when = json_string_value(json_object_get(r.json, "expiresAt"));
-    cr_assert_not_null(strptime(when, "%Y-%m-%dT%H:%M:%S", &tm), "%s", when);
-    *expires_ms = (long long)timegm(&tm) * 1000 + 999;   /* the ISO text has ms; round up */
+    int64_t t = 0;
+    cr_assert_eq(wg_time_parse_iso(&t, when), 0, "%s", when);
+    *expires_ms = (long long)t;
     wgt_http_res_free(&r);
     return id;
 }

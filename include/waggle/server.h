@@ -42,7 +42,7 @@ typedef struct wg_server_options {
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
     int demo;                    /* register the demo connectors */
-    /* Hostile clients (docs/security.md "HTTP service"). */
+    /* Hostile clients (docs/security.md section 7). */
     unsigned max_connections;    /* open connections in all; 0 -> 1000, less when
                                     RLIMIT_NOFILE leaves less room. Above the room
                                     RLIMIT_NOFILE leaves: WG_EINVAL */

@@ -48,7 +48,7 @@ static void usage(FILE *to)
         "                       never runs, and the late answer gets 410 (default 300,\n"
         "                       1-86400)\n"
         "\n"
-        "hostile clients (docs/security.md, \"HTTP service\"):\n"
+        "hostile clients (docs/security.md section 7):\n"
         "  --max-connections N  open connections in all (default 1000, or less when\n"
         "                       ulimit -n leaves less room; above that room: refused)\n"
         "  --max-connections-per-ip N\n"

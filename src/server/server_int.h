@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Request bounds (docs/security.md "HTTP service"). */
+/* Request bounds (docs/security.md section 7). */
 enum {
     WG_SERVER_BODY_MAX = 1024 * 1024,        /* a body past it: 413 */
     WG_SERVER_DRAIN_MAX = 8 * 1024 * 1024,   /* a refused body is read up to this, then

@@ -42,6 +42,9 @@ typedef struct wg_server_options {
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
     int demo;                    /* register the demo connectors */
+    int allow_private_upstreams; /* connectors may reach loopback/private/link-local
+                                    addresses (docs/security.md 3.2); never the default */
+    int allow_http_upstreams;    /* connectors may use plain http:// (and SMTP without TLS) */
     /* Hostile clients (docs/security.md section 7). */
     unsigned max_connections;    /* open connections in all; 0 -> 1000, less when
                                     RLIMIT_NOFILE leaves less room. Above the room

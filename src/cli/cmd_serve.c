@@ -21,6 +21,7 @@ static void usage(FILE *to)
         "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
+        "                    [--allow-private-upstreams] [--allow-http-upstreams]\n"
         "                    [--max-connections N] [--max-connections-per-ip N]\n"
         "                    [--request-deadline SECONDS] [--idle-timeout SECONDS]\n"
         "                    [--trusted-proxy ADDR]...\n"
@@ -47,6 +48,13 @@ static void usage(FILE *to)
         "                       POST /api/approval/ID; after that it counts as denied,\n"
         "                       never runs, and the late answer gets 410 (default 300,\n"
         "                       1-86400)\n"
+        "  --allow-private-upstreams\n"
+        "                       let connectors reach loopback, private, link-local and\n"
+        "                       other non-public addresses (refused by default, checked\n"
+        "                       after DNS resolution: docs/security.md)\n"
+        "  --allow-http-upstreams\n"
+        "                       let connectors use plain http:// and SMTP without TLS\n"
+        "                       (credentials then travel in clear text)\n"
         "\n"
         "hostile clients (docs/security.md section 7):\n"
         "  --max-connections N  open connections in all (default 1000, or less when\n"
@@ -117,8 +125,10 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "threads", required_argument, NULL, 't' },
         { "autonomy-cap", required_argument, NULL, 'A' },
         { "approval-ttl", required_argument, NULL, 'T' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "max-connections", required_argument, NULL, 'C' },
-        { "max-connections-per-ip", required_argument, NULL, 'P' },
+        { "max-connections-per-ip", required_argument, NULL, 'M' },
         { "request-deadline", required_argument, NULL, 'R' },
         { "idle-timeout", required_argument, NULL, 'I' },
         { "trusted-proxy", required_argument, NULL, 'X' },
@@ -131,6 +141,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         case 'd': data_dir = optarg; break;
         case 'l': listen = optarg; break;
         case 'D': opt.demo = 1; break;
+        case 'P': opt.allow_private_upstreams = 1; break;
+        case 'W': opt.allow_http_upstreams = 1; break;
         case 'H': if (n_hosts < MAX_LIST) hosts[n_hosts++] = optarg; break;
         case 'O': if (n_origins < MAX_LIST) origins[n_origins++] = optarg; break;
         case 't': {
@@ -161,7 +173,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             if (number_arg(&opt.max_connections, optarg, 1, 1000000) < 0)
                 return wg_cli_usage(argv[0], "--max-connections must be 1-1000000");
             break;
-        case 'P':
+        case 'M':
             if (number_arg(&opt.max_connections_per_ip, optarg, 1, 1000000) < 0)
                 return wg_cli_usage(argv[0], "--max-connections-per-ip must be 1-1000000");
             break;

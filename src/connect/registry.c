@@ -9,6 +9,7 @@
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/upstream.h"
 
 #include <errno.h>
 #include <ctype.h>
@@ -31,6 +32,8 @@ struct wg_registry {
     int has_vault;
     wg_connect_audit audit;
     int has_audit;
+    wg_upstream_resolver resolver;
+    wg_upstream_policy upstream;   /* the operator's; handed to every call */
     pthread_mutex_t mu;
 };
 
@@ -63,6 +66,7 @@ static wg_connector_creds *creds_copy(const wg_connector_creds *c)
     d->base_url = dup_or_null(c->base_url);
     d->extra = dup_or_null(c->extra);
     d->expires_at = dup_or_null(c->expires_at);
+    d->base_url_by = c->base_url_by;
     return d;
 }
 
@@ -108,7 +112,11 @@ static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector
     c->expires_at = dup_or_null(json_string_value(json_object_get(meta, "expiresAt")));
     json_decref(meta);
     c->email = vault_get(reg, spec->id, "email", NULL);
-    c->base_url = vault_get(reg, spec->id, "base_url", NULL);
+    json_t *bmeta = NULL;
+    c->base_url = vault_get(reg, spec->id, "base_url", &bmeta);
+    const char *by = json_string_value(json_object_get(bmeta, "setBy"));
+    c->base_url_by = by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
+    json_decref(bmeta);
     if (spec->extra_key)
         c->extra = vault_get(reg, spec->id, spec->extra_key, NULL);
     *expired = is_expired(c->expires_at);
@@ -175,6 +183,14 @@ int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
     if (opts && opts->audit) {
         reg->audit = *opts->audit;
         reg->has_audit = 1;
+    }
+    if (opts) {
+        reg->upstream.allow_private = opts->allow_private_upstreams != 0;
+        reg->upstream.allow_http = opts->allow_http_upstreams != 0;
+    }
+    if (opts && opts->resolver) {
+        reg->resolver = *opts->resolver;
+        reg->upstream.resolver = &reg->resolver;
     }
     int rc = 0;
     size_t n;
@@ -327,7 +343,8 @@ int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
     int rc = 0;
     if (strcmp(status, "connected") == 0 && e->spec->ops->health) {
         char *err = NULL;
-        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
+        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream };
         if (e->spec->ops->health(&err, &call) < 0) {
             /* the probe's text is already scrubbed; scrub again with our token */
             char *clean = NULL;
@@ -512,7 +529,8 @@ int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const 
     } else if (expired) {
         res = wg_connector_fail("%s credential expired — reconnect it", e->spec->name);
     } else if (!(res = check_args(a, args))) {
-        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
+        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream };
         rc = e->spec->ops->execute(&res, &call, a, args);
         if (rc < 0 && !res)
             res = wg_connector_fail("%s", wg_error_last());
@@ -547,9 +565,6 @@ static int check_request(const wg_connect_request *req)
             return wg_error_set(WG_EINVAL, "credential fields may not contain control characters");
     if (req->expires_at && wg_time_parse_iso(&t, req->expires_at) < 0)
         return wg_error_set(WG_EINVAL, "expiresAt must be an ISO 8601 time");
-    if (req->base_url && strncmp(req->base_url, "https://", 8) &&
-        strncmp(req->base_url, "http://", 7))
-        return wg_error_set(WG_EINVAL, "base URL must start with http:// or https://");
     if (req->base_url && strpbrk(req->base_url, " ?#@"))
         return wg_error_set(WG_EINVAL, "base URL may not contain spaces, '?', '#' or '@'");
     if (req->scopes && !json_is_array(req->scopes))
@@ -557,14 +572,32 @@ static int check_request(const wg_connect_request *req)
     return 0;
 }
 
-static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+/* Who may give this connector a base URL, and is it one the upstream
+ * policy allows (docs/security.md 2.2)? Names are resolved per call. */
+static int check_base_url(const wg_registry *reg, const wg_connector_spec *spec,
+                          const wg_connect_request *req)
+{
+    if (!spec->self_hostable && req->principal != WG_PRINCIPAL_OPERATOR)
+        return wg_error_set(WG_EDENIED, "%s does not take a base URL from the app: only the "
+                                        "operator may set one (waggle connectors connect %s "
+                                        "--base-url URL)", spec->name, spec->id);
+    return wg_upstream_check_base_url(req->base_url, &reg->upstream);
+}
+
+static int set_sub_meta(wg_registry *reg, const char *id, const char *sub, const char *value,
+                        const json_t *meta)
 {
     char name[256];
     snprintf(name, sizeof name, "connector:%s:%s", id, sub);
     if (value)
-        return reg->vault.set(reg->vault.ctx, name, value, NULL);
+        return reg->vault.set(reg->vault.ctx, name, value, meta);
     int rc = reg->vault.del(reg->vault.ctx, name);
     return rc == WG_ENOTFOUND ? 0 : rc;
+}
+
+static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+{
+    return set_sub_meta(reg, id, sub, value, NULL);
 }
 
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req)
@@ -573,6 +606,8 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     if (!e)
         return wg_error_set(WG_ENOTFOUND, "Connector not found");
     int rc = check_request(req);
+    if (rc == 0 && req->base_url)
+        rc = check_base_url(reg, e->spec, req);
     if (rc < 0)
         return rc;
     if (!reg->has_vault)
@@ -592,8 +627,13 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
         rc = set_sub(reg, id, "refresh", req->refresh_token);
     if (rc == 0 && req->email)
         rc = set_sub(reg, id, "email", req->email);
-    if (rc == 0 && req->base_url)
-        rc = set_sub(reg, id, "base_url", req->base_url);
+    if (rc == 0 && req->base_url) {
+        json_t *bmeta = json_pack("{s:s}", "setBy", req->principal == WG_PRINCIPAL_OPERATOR
+                                                        ? "operator" : "app");
+        rc = bmeta ? set_sub_meta(reg, id, "base_url", req->base_url, bmeta)
+                   : wg_error_set(WG_ENOMEM, "out of memory");
+        json_decref(bmeta);
+    }
     if (rc < 0)
         return rc;
     int expired;

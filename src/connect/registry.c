@@ -578,9 +578,11 @@ static int check_base_url(const wg_registry *reg, const wg_connector_spec *spec,
                           const wg_connect_request *req)
 {
     if (!spec->self_hostable && req->principal != WG_PRINCIPAL_OPERATOR)
+        /* Only the app sees this (the CLI is the operator): it names no
+         * part of the request (server route.h, echo.c). */
         return wg_error_set(WG_EDENIED, "%s does not take a base URL from the app: only the "
-                                        "operator may set one (waggle connectors connect %s "
-                                        "--base-url URL)", spec->name, spec->id);
+                                        "operator may set one (waggle connectors connect ID "
+                                        "--base-url URL)", spec->name);
     return wg_upstream_check_base_url(req->base_url, &reg->upstream);
 }
 

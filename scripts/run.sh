@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # run.sh - build waggle and run the main job: the HTTP service on its embedded
 # SQLite default (127.0.0.1:3333, data dir $WAGGLE_DATA_DIR or ~/.waggle).
-# Installs what is missing first.
+# Installs what is missing first, and builds only the waggle binary (no tests,
+# benchmarks or fuzz replays), so a second run with nothing to rebuild is quick.
 #   scripts/run.sh            build, then `waggle serve` (Ctrl-C stops it cleanly)
 #   scripts/run.sh ARGS...    build, then `waggle ARGS...`
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+bash scripts/deps.sh build
+[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build --target waggle -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 if [ $# -gt 0 ]; then
   exec ./build/waggle "$@"
 fi

@@ -61,6 +61,44 @@ typedef struct wg_connect_audit {
     int (*log)(void *ctx, const json_t *entry);
 } wg_connect_audit;
 
+/* ---- principals and the upstream policy (docs/security.md) ------------- */
+
+/* Who asked for a change (docs/security.md section 1). The zero value is
+ * the least trusted: a request that does not say is the app's. The HTTP
+ * face passes WG_PRINCIPAL_APP for the API token and WG_PRINCIPAL_OPERATOR
+ * for the admin token; the CLI is the operator. */
+typedef enum {
+    WG_PRINCIPAL_APP = 0,
+    WG_PRINCIPAL_OPERATOR = 1
+} wg_principal;
+
+/* A name resolver for the upstream policy, for tests and embedders with
+ * their own DNS. Writes up to max numeric addresses of host ("192.0.2.7",
+ * "2001:db8::7") into addrs and their count into *n. Returns 0 or a
+ * negative WG_E*. Whatever it answers is checked like getaddrinfo's. */
+enum { WG_UPSTREAM_ADDR_LEN = 46 };
+typedef struct wg_upstream_resolver {
+    int (*resolve)(void *ud, const char *host, char (*addrs)[WG_UPSTREAM_ADDR_LEN],
+                   size_t max, size_t *n);
+    void *ud;
+} wg_upstream_resolver;
+
+/* What outbound connections a connector may open (docs/security.md 3.2).
+ * Every connection of every connector (REST calls, health probes, SMTP,
+ * PostgreSQL, token endpoints) is checked after name resolution and pinned
+ * to the checked addresses. The zero value is the strict default:
+ *   allow_private  0: loopback, private, link-local, CGNAT, unique-local,
+ *                     metadata and reserved addresses are refused
+ *                     (IPv4-mapped and NAT64/6to4 forms by their IPv4);
+ *   allow_http     0: only https:// (SMTP: TLS required).
+ * Only the operator sets these (waggle serve --allow-private-upstreams,
+ * --allow-http-upstreams); tests against loopback replay servers set both. */
+typedef struct wg_upstream_policy {
+    int allow_private;
+    int allow_http;
+    const wg_upstream_resolver *resolver;   /* NULL: getaddrinfo */
+} wg_upstream_policy;
+
 /* ---- the connector description ----------------------------------------- */
 
 typedef enum {
@@ -88,6 +126,10 @@ typedef struct wg_connector_creds {
     char *base_url;     /* connector:<id>:base_url (self-hosted, tests) */
     char *extra;        /* connector:<id>:<spec->extra_key>, e.g. from_email */
     char *expires_at;   /* metadata expiresAt (ISO) or NULL */
+    /* Who stored base_url (its vault metadata "setBy"; absent = app). A
+     * base URL of a connector that is not self_hostable is used only when
+     * the operator stored it. */
+    wg_principal base_url_by;
 } wg_connector_creds;
 
 typedef struct wg_connector_spec wg_connector_spec;
@@ -98,6 +140,10 @@ typedef struct wg_connector_call {
     const wg_connector_spec *spec;
     const wg_connector_creds *creds;   /* NULL when not connected */
     const wg_connect_vault *vault;     /* may be NULL */
+    /* The operator's upstream policy; NULL = the strict default. Every
+     * outbound connection an operation opens goes through it
+     * (src/connect/upstream.h). */
+    const wg_upstream_policy *upstream;
 } wg_connector_call;
 
 typedef struct wg_connector_ops {
@@ -128,6 +174,11 @@ struct wg_connector_spec {
     /* Settings a person may store as connector:<id>:<name> (besides email
      * and base_url), NULL-terminated "name" strings, or NULL. */
     const char *const *settings;
+    /* 1 when the service also runs on people's own servers (GitHub
+     * Enterprise, GitLab, Jira, Confluence, KVARK): the app may then give a
+     * base URL on connect. For every other connector only the operator may
+     * (docs/security.md 2.2). */
+    int self_hostable;
 };
 
 /* ---- SDK helpers (spec 8.1) --------------------------------------------- */
@@ -172,6 +223,12 @@ typedef struct wg_registry_options {
     const wg_connect_audit *audit;   /* copied; may be NULL */
     int demo;                        /* register slack-mock, teams-mock, discord-mock */
     int no_builtins;                 /* start empty (tests) */
+    /* The upstream policy (see wg_upstream_policy; operator only, never the
+     * default): 1 allows loopback/private/link-local/… addresses, 1 allows
+     * plain http:// (and SMTP without TLS). */
+    int allow_private_upstreams;
+    int allow_http_upstreams;
+    const wg_upstream_resolver *resolver;   /* copied; NULL: getaddrinfo */
 } wg_registry_options;
 
 /* A registry with the built-in connectors registered (and the demo ones
@@ -245,11 +302,19 @@ typedef struct wg_connect_request {
     const json_t *scopes;         /* array of strings or NULL */
     const char *email;
     const char *base_url;         /* http(s) URL or NULL */
+    wg_principal principal;       /* who asks; 0 = the app */
 } wg_connect_request;
 
 /* Stores the credential in the vault and connects the connector.
+ * A base URL is checked against the upstream policy (https:// unless http
+ * is allowed; no user info, query or fragment; a literal address or a
+ * localhost name must be allowed; names are resolved and checked at call
+ * time) and, for a connector that is not self_hostable, only the operator
+ * may give one. The vault records who stored it.
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (no token, bad expiresAt,
- * bad base URL, control characters), WG_EUNSUPPORTED (no vault), WG_E*. */
+ * bad base URL, control characters), WG_EDENIED (a base URL this principal
+ * may not set, or an address the policy refuses), WG_EUNSUPPORTED (no
+ * vault), WG_E*. */
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req);
 
 /* The tier's connectorLimit (waggle/tier.h; reference 13 item 19), checked

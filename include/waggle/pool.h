@@ -39,6 +39,7 @@
 #include <jansson.h>
 
 #include "waggle/store.h"
+#include "waggle/time.h"
 #include "waggle/vault.h"
 
 #ifdef __cplusplus
@@ -53,8 +54,8 @@ typedef struct wg_pool wg_pool;
 #define WG_POOL_RETRY_AFTER_MAX_MS      86400000LL  /* Retry-After cap: 24 h */
 #define WG_POOL_DEFAULT_MAX_KEYS        10
 
-/* ms since the epoch. */
-typedef int64_t (*wg_pool_clock)(void *ctx);
+/* ms since the epoch (the time module's clock function, waggle/time.h). */
+typedef wg_clock_fn wg_pool_clock;
 
 typedef struct wg_pool_options {
     int64_t rate_limit_cooldown_ms;  /* 0 = default */

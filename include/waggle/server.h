@@ -36,10 +36,14 @@ typedef struct wg_server_options {
     const char *const *cors_origins;   /* exact origins allowed by CORS, or NULL (none) */
     unsigned threads;            /* worker threads; 0 -> number of cores */
     unsigned timeout_s;          /* idle/slow connection timeout; 0 -> 30 */
-    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h */
+    long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h;
+                                    negative is WG_EINVAL (never unlimited) */
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
     int demo;                    /* register the demo connectors */
+    int allow_private_upstreams; /* connectors may reach loopback/private/link-local
+                                    addresses (docs/security.md 3.2); never the default */
+    int allow_http_upstreams;    /* connectors may use plain http:// (and SMTP without TLS) */
     wg_server_log_fn log;        /* may be NULL (silent) */
     void *log_ud;
 } wg_server_options;

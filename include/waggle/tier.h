@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "waggle/time.h"   /* wg_time_*: the tier rules read dates with it */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -57,15 +59,6 @@ int wg_tier_rank(wg_tier t);
 /* 1 when actual ranks at or above required. Callers pass the EFFECTIVE
  * tier (an expired TRIAL has already decayed to FREE). */
 int wg_tier_satisfies(wg_tier actual, wg_tier required);
-
-/* ISO-8601 UTC timestamps <-> ms since the epoch.
- * parse accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with "Z" or
- * "+HH:MM"/"-HH:MM" (no zone = UTC). Returns 0 or WG_EINVAL.
- * format writes "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (>= 25 bytes). */
-int wg_time_parse_iso(int64_t *ms, const char *iso);
-void wg_time_format_iso(char buf[32], int64_t ms);
-/* The real clock, ms since the epoch. */
-int64_t wg_time_now_ms(void);
 
 /* The evaluated tier of a config. */
 typedef struct wg_tier_status {

@@ -111,7 +111,7 @@ typedef struct wg_vault_credential {
     char *refresh_token;  /* connector:<id>:refresh, or NULL */
     char *expires_at;     /* as stored, or NULL */
     json_t *scopes;       /* array or NULL */
-    int is_expired;       /* see wg_vault_is_expired */
+    int is_expired;       /* wg_time_credential_expired (waggle/time.h) */
 } wg_vault_credential;
 
 void wg_vault_credential_free(wg_vault_credential *c);
@@ -140,10 +140,6 @@ int wg_vault_get_connector_credential(wg_vault_credential **out, wg_vault *v,
  * array). Returns 0 also when nothing was there (n = 0). */
 int wg_vault_delete_connector(wg_vault *v, const char *id,
                               char ***deleted, size_t *n);
-
-/* Fail-closed expiry: 0 when expires_at is NULL or empty (no expiry);
- * 1 when it is unparseable or <= now_ms; 0 otherwise. */
-int wg_vault_is_expired(const char *expires_at, int64_t now_ms);
 
 /* ---- the connector registry's seam (struct wg_connect_vault) ----------
  * These match the function pointers of wg_connect_vault in connector.h

@@ -45,7 +45,9 @@ static const char usage_text[] =
     "from_email, from_name, max_daily (default 100); postgres: statement_timeout_ms.\n"
     "\n"
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
-    "discord-mock); --json prints JSON (list, health).\n"
+    "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
+    "and --allow-http-upstreams let connectors reach loopback/private addresses\n"
+    "and plain http:// (refused by default: docs/security.md).\n"
     "\n"
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
@@ -78,7 +80,7 @@ static void env_close(env *e)
     free(e->dir);
 }
 
-static int env_open(env *e, const char *data_dir, int demo)
+static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http)
 {
     memset(e, 0, sizeof *e);
     int rc;
@@ -91,7 +93,9 @@ static int env_open(env *e, const char *data_dir, int demo)
                                 wg_vault_seam_del, wg_vault_seam_list,
                                 wg_vault_seam_take };
     e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
-    wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo };
+    wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
+                              .allow_private_upstreams = allow_private,
+                              .allow_http_upstreams = allow_http };
     return wg_registry_new(&e->reg, &o);
 }
 
@@ -100,7 +104,7 @@ static int env_open(env *e, const char *data_dir, int demo)
 enum { MAX_SETS = 16 };
 
 typedef struct opts {
-    int json, yes, demo;
+    int json, yes, demo, allow_private, allow_http;
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
@@ -225,7 +229,8 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     wg_connect_request req = { .token = token, .email = o->email, .base_url = o->base_url,
-                               .expires_at = o->expires_at };
+                               .expires_at = o->expires_at,
+                               .principal = WG_PRINCIPAL_OPERATOR };   /* the CLI's user */
     rc = wg_registry_connect(e->reg, argv[0], &req);
     memset(token, 0, strlen(token));
     free(token);
@@ -366,6 +371,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "email", required_argument, NULL, 'e' },    { "base-url", required_argument, NULL, 'b' },
         { "expires-at", required_argument, NULL, 'x' }, { "level", required_argument, NULL, 'l' },
         { "set", required_argument, NULL, 's' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -386,6 +393,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         switch (c) {
         case 'd': data_dir = optarg; break;
         case 'D': o.demo = 1; break;
+        case 'P': o.allow_private = 1; break;
+        case 'W': o.allow_http = 1; break;
         case 'j': o.json = 1; break;
         case 'y': o.yes = 1; break;
         case 'e': o.email = optarg; break;
@@ -420,7 +429,7 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (strcmp(subs[k].name, words[0]))
             continue;
         env e;
-        int rc = env_open(&e, data_dir, o.demo);
+        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http);
         if (rc < 0) {
             env_close(&e);
             return wg_cli_error("connectors", rc);

@@ -20,6 +20,7 @@ static void usage(FILE *to)
         "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
+        "                    [--allow-private-upstreams] [--allow-http-upstreams]\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -43,6 +44,13 @@ static void usage(FILE *to)
         "                       POST /api/approval/ID; after that it counts as denied,\n"
         "                       never runs, and the late answer gets 410 (default 300,\n"
         "                       1-86400)\n"
+        "  --allow-private-upstreams\n"
+        "                       let connectors reach loopback, private, link-local and\n"
+        "                       other non-public addresses (refused by default, checked\n"
+        "                       after DNS resolution: docs/security.md)\n"
+        "  --allow-http-upstreams\n"
+        "                       let connectors use plain http:// and SMTP without TLS\n"
+        "                       (credentials then travel in clear text)\n"
         "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
@@ -86,6 +94,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "threads", required_argument, NULL, 't' },
         { "autonomy-cap", required_argument, NULL, 'A' },
         { "approval-ttl", required_argument, NULL, 'T' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -95,6 +105,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         case 'd': data_dir = optarg; break;
         case 'l': listen = optarg; break;
         case 'D': opt.demo = 1; break;
+        case 'P': opt.allow_private_upstreams = 1; break;
+        case 'W': opt.allow_http_upstreams = 1; break;
         case 'H': if (n_hosts < MAX_LIST) hosts[n_hosts++] = optarg; break;
         case 'O': if (n_origins < MAX_LIST) origins[n_origins++] = optarg; break;
         case 't': {

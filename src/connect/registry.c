@@ -9,6 +9,7 @@
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/upstream.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -30,6 +31,8 @@ struct wg_registry {
     int has_vault;
     wg_connect_audit audit;
     int has_audit;
+    wg_upstream_resolver resolver;
+    wg_upstream_policy upstream;   /* the operator's; handed to every call */
     pthread_mutex_t mu;
 };
 
@@ -62,48 +65,14 @@ static wg_connector_creds *creds_copy(const wg_connector_creds *c)
     d->base_url = dup_or_null(c->base_url);
     d->extra = dup_or_null(c->extra);
     d->expires_at = dup_or_null(c->expires_at);
+    d->base_url_by = c->base_url_by;
     return d;
 }
 
-/* Parses an ISO 8601 UTC/offset timestamp. Returns 0 and *t, or -1. */
-static int parse_iso(time_t *t, const char *s)
-{
-    struct tm tm = { 0 };
-    const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (!p) {
-        p = strptime(s, "%Y-%m-%d", &tm);
-        if (!p || *p)
-            return -1;
-        *t = timegm(&tm);
-        return 0;
-    }
-    if (*p == '.')
-        for (p++; isdigit((unsigned char)*p); p++)
-            ;
-    long off = 0;
-    if (*p == 'Z') {
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int hh, mm;
-        if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2)
-            return -1;
-        off = (hh * 3600L + mm * 60L) * (*p == '+' ? 1 : -1);
-        p += 6;
-    }
-    if (*p)
-        return -1;
-    *t = timegm(&tm) - off;
-    return 0;
-}
-
+/* The one credential-expiry rule (waggle/time.h): unreadable is expired. */
 static int is_expired(const char *expires_at)
 {
-    time_t t;
-    if (!expires_at || !*expires_at)
-        return 0;
-    if (parse_iso(&t, expires_at) < 0)
-        return 1;      /* unreadable expiry: treat as expired */
-    return t <= time(NULL);
+    return wg_time_credential_expired(expires_at, wg_time_now_ms());
 }
 
 static char *vault_get(const wg_registry *reg, const char *id, const char *sub, json_t **meta)
@@ -142,7 +111,11 @@ static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector
     c->expires_at = dup_or_null(json_string_value(json_object_get(meta, "expiresAt")));
     json_decref(meta);
     c->email = vault_get(reg, spec->id, "email", NULL);
-    c->base_url = vault_get(reg, spec->id, "base_url", NULL);
+    json_t *bmeta = NULL;
+    c->base_url = vault_get(reg, spec->id, "base_url", &bmeta);
+    const char *by = json_string_value(json_object_get(bmeta, "setBy"));
+    c->base_url_by = by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
+    json_decref(bmeta);
     if (spec->extra_key)
         c->extra = vault_get(reg, spec->id, spec->extra_key, NULL);
     *expired = is_expired(c->expires_at);
@@ -209,6 +182,14 @@ int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
     if (opts && opts->audit) {
         reg->audit = *opts->audit;
         reg->has_audit = 1;
+    }
+    if (opts) {
+        reg->upstream.allow_private = opts->allow_private_upstreams != 0;
+        reg->upstream.allow_http = opts->allow_http_upstreams != 0;
+    }
+    if (opts && opts->resolver) {
+        reg->resolver = *opts->resolver;
+        reg->upstream.resolver = &reg->resolver;
     }
     int rc = 0;
     size_t n;
@@ -334,12 +315,9 @@ int wg_registry_definitions(json_t **out, const wg_registry *reg)
 
 static void iso_now(char *buf, size_t n)
 {
-    struct timespec ts;
-    struct tm tm;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + k, n - k, ".%03ldZ", ts.tv_nsec / 1000000);
+    char iso[WG_TIME_ISO_MAX];
+    wg_time_format_iso(iso, wg_time_now_ms());
+    snprintf(buf, n, "%s", iso);
 }
 
 int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
@@ -364,7 +342,8 @@ int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
     int rc = 0;
     if (strcmp(status, "connected") == 0 && e->spec->ops->health) {
         char *err = NULL;
-        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
+        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream };
         if (e->spec->ops->health(&err, &call) < 0) {
             /* the probe's text is already scrubbed; scrub again with our token */
             char *clean = NULL;
@@ -447,7 +426,7 @@ int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const ch
 
 wg_risk_level wg_registry_connector_risk(void *registry, const char *tool)
 {
-    wg_risk_level r;
+    wg_risk_level r = WG_RISK_UNKNOWN;
     if (wg_registry_action_risk(&r, registry, tool) < 0) {
         wg_error_clear();
         return WG_RISK_UNKNOWN;
@@ -549,7 +528,8 @@ int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const 
     } else if (expired) {
         res = wg_connector_fail("%s credential expired — reconnect it", e->spec->name);
     } else if (!(res = check_args(a, args))) {
-        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
+        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream };
         rc = e->spec->ops->execute(&res, &call, a, args);
         if (rc < 0 && !res)
             res = wg_connector_fail("%s", wg_error_last());
@@ -574,7 +554,7 @@ static int has_ctl(const char *s)
 
 static int check_request(const wg_connect_request *req)
 {
-    time_t t;
+    int64_t t;
     if (!req || !req->token || !*req->token)
         return wg_error_set(WG_EINVAL, "token or apiKey required");
     const char *fields[] = { req->token, req->refresh_token, req->email, req->base_url,
@@ -582,11 +562,8 @@ static int check_request(const wg_connect_request *req)
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
         if (has_ctl(fields[i]))
             return wg_error_set(WG_EINVAL, "credential fields may not contain control characters");
-    if (req->expires_at && parse_iso(&t, req->expires_at) < 0)
+    if (req->expires_at && wg_time_parse_iso(&t, req->expires_at) < 0)
         return wg_error_set(WG_EINVAL, "expiresAt must be an ISO 8601 time");
-    if (req->base_url && strncmp(req->base_url, "https://", 8) &&
-        strncmp(req->base_url, "http://", 7))
-        return wg_error_set(WG_EINVAL, "base URL must start with http:// or https://");
     if (req->base_url && strpbrk(req->base_url, " ?#@"))
         return wg_error_set(WG_EINVAL, "base URL may not contain spaces, '?', '#' or '@'");
     if (req->scopes && !json_is_array(req->scopes))
@@ -594,14 +571,32 @@ static int check_request(const wg_connect_request *req)
     return 0;
 }
 
-static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+/* Who may give this connector a base URL, and is it one the upstream
+ * policy allows (docs/security.md 2.2)? Names are resolved per call. */
+static int check_base_url(const wg_registry *reg, const wg_connector_spec *spec,
+                          const wg_connect_request *req)
+{
+    if (!spec->self_hostable && req->principal != WG_PRINCIPAL_OPERATOR)
+        return wg_error_set(WG_EDENIED, "%s does not take a base URL from the app: only the "
+                                        "operator may set one (waggle connectors connect %s "
+                                        "--base-url URL)", spec->name, spec->id);
+    return wg_upstream_check_base_url(req->base_url, &reg->upstream);
+}
+
+static int set_sub_meta(wg_registry *reg, const char *id, const char *sub, const char *value,
+                        const json_t *meta)
 {
     char name[256];
     snprintf(name, sizeof name, "connector:%s:%s", id, sub);
     if (value)
-        return reg->vault.set(reg->vault.ctx, name, value, NULL);
+        return reg->vault.set(reg->vault.ctx, name, value, meta);
     int rc = reg->vault.del(reg->vault.ctx, name);
     return rc == WG_ENOTFOUND ? 0 : rc;
+}
+
+static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+{
+    return set_sub_meta(reg, id, sub, value, NULL);
 }
 
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req)
@@ -610,6 +605,8 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     if (!e)
         return wg_error_set(WG_ENOTFOUND, "Connector not found");
     int rc = check_request(req);
+    if (rc == 0 && req->base_url)
+        rc = check_base_url(reg, e->spec, req);
     if (rc < 0)
         return rc;
     if (!reg->has_vault)
@@ -629,8 +626,13 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
         rc = set_sub(reg, id, "refresh", req->refresh_token);
     if (rc == 0 && req->email)
         rc = set_sub(reg, id, "email", req->email);
-    if (rc == 0 && req->base_url)
-        rc = set_sub(reg, id, "base_url", req->base_url);
+    if (rc == 0 && req->base_url) {
+        json_t *bmeta = json_pack("{s:s}", "setBy", req->principal == WG_PRINCIPAL_OPERATOR
+                                                        ? "operator" : "app");
+        rc = bmeta ? set_sub_meta(reg, id, "base_url", req->base_url, bmeta)
+                   : wg_error_set(WG_ENOMEM, "out of memory");
+        json_decref(bmeta);
+    }
     if (rc < 0)
         return rc;
     int expired;

@@ -6,9 +6,12 @@
  * LLM): they are encoded per position, never spliced into a string, and
  * dot segments are refused so a path cannot climb to another endpoint
  * (reference 13 item 11). Redirects are not followed, so the credential is
- * only ever sent to the configured base URL.
+ * only ever sent to the configured base URL, and that URL's host passes the
+ * upstream policy (upstream.h: checked after resolution, the connection
+ * pinned to the checked addresses) before any header is built.
  */
 #include "connect/rest.h"
+#include "connect/upstream.h"
 #include "waggle/error.h"
 
 #include <curl/curl.h>
@@ -380,10 +383,19 @@ static int has_crlf(const char *s)
     return s && strpbrk(s, "\r\n") != NULL;
 }
 
-static const char *base_url(const wg_rest_ctx *ctx, char **owned)
+/* The stored base URL when one applies, else the spec's. A stored base
+ * URL of a connector that is not self-hostable counts only when the
+ * operator stored it (docs/security.md 2.2): otherwise *refused is set. */
+static const char *base_url(const wg_rest_ctx *ctx, char **owned, int *refused)
 {
     const wg_connector_creds *c = ctx->call->creds;
     *owned = NULL;
+    *refused = 0;
+    if (c && c->base_url && *c->base_url && !ctx->call->spec->self_hostable &&
+        c->base_url_by != WG_PRINCIPAL_OPERATOR) {
+        *refused = 1;
+        return NULL;
+    }
     if (c && c->base_url && *c->base_url) {
         size_t n = strlen(c->base_url);
         while (n && c->base_url[n - 1] == '/')
@@ -444,7 +456,13 @@ static int build_url(buf *url, const wg_rest_ctx *ctx, const char *path,
                      const json_t *params, const char *query_spec)
 {
     char *owned;
-    const char *base = base_url(ctx, &owned);
+    int refused;
+    const char *base = base_url(ctx, &owned, &refused);
+    if (refused)
+        return wg_error_set(WG_EDENIED, "%s: the stored base URL was not set by the operator, "
+                                        "and only the operator may set one for this connector "
+                                        "(waggle connectors connect %s --base-url URL)",
+                            ctx->call->spec->name, ctx->call->spec->id);
     if (!base) {
         free(owned);
         return wg_error_set(WG_EINVAL, "%s needs a base URL (connector:%s:base_url)",
@@ -492,9 +510,17 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
     struct curl_slist *h = NULL;
     char *payload = body ? json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
     sink s = { 0 };
+    wg_upstream_pin pin = { 0 };
     int err = 0;
     if (!curl || (body && !payload)) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* before any header is built: a refused upstream never sees a credential */
+    if ((rc = wg_upstream_curl(&pin, curl, url.p, WG_UPSTREAM_HTTP, ctx->call->upstream)) < 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", wg_error_last());
+        rc = wg_error_set(rc, "%s: %s", ctx->rest->error_prefix, why);
         goto done;
     }
     h = auth_headers(ctx, h, &err);
@@ -507,7 +533,6 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto done;
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url.p);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method_names[m]);
     if (payload) {
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload);
@@ -517,8 +542,6 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
     }
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, h);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "Waggle/1.0");
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(timeout_s > 0 ? timeout_s : DEFAULT_TIMEOUT_S));
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 5L);
@@ -530,6 +553,9 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
     if (s.too_big) {
         rc = wg_error_set(WG_EUPSTREAM, "%s response larger than %d bytes",
                           ctx->rest->error_prefix, RESPONSE_CAP);
+    } else if (pin.guard_refused) {
+        rc = wg_error_set(WG_EDENIED, "%s: connection refused by the upstream policy (an "
+                                      "address that was not checked)", ctx->rest->error_prefix);
     } else if (cc == CURLE_OPERATION_TIMEDOUT) {
         rc = wg_error_set(WG_ETIMEOUT, "%s request timed out", ctx->rest->error_prefix);
     } else if (cc != CURLE_OK || s.body.oom) {
@@ -557,6 +583,7 @@ done:
     free(s.message_id);
     curl_slist_free_all(h);
     curl_easy_cleanup(curl);
+    wg_upstream_pin_clear(&pin);
     return rc;
 }
 

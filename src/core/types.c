@@ -38,7 +38,7 @@ const char *wg_autonomy_name(wg_autonomy a)
 
 int wg_risk_parse(wg_risk_level *out, const char *s)
 {
-    int v, rc = parse(&v, s, risk_names, "risk level");
+    int v = 0, rc = parse(&v, s, risk_names, "risk level");
     if (rc == 0)
         *out = (wg_risk_level)v;
     return rc;
@@ -46,7 +46,7 @@ int wg_risk_parse(wg_risk_level *out, const char *s)
 
 int wg_approval_parse(wg_approval_class *out, const char *s)
 {
-    int v, rc = parse(&v, s, approval_names, "approval class");
+    int v = 0, rc = parse(&v, s, approval_names, "approval class");
     if (rc == 0)
         *out = (wg_approval_class)v;
     return rc;
@@ -54,7 +54,7 @@ int wg_approval_parse(wg_approval_class *out, const char *s)
 
 int wg_autonomy_parse(wg_autonomy *out, const char *s)
 {
-    int v, rc = parse(&v, s, autonomy_names, "autonomy level");
+    int v = 0, rc = parse(&v, s, autonomy_names, "autonomy level");
     if (rc == 0)
         *out = (wg_autonomy)v;
     return rc;

@@ -193,6 +193,9 @@ const char *wg_req_param(const wg_req *req, const char *name);
 const char *wg_req_query(const wg_req *req, const char *name);
 /* A request header (case-insensitive name), or NULL. */
 const char *wg_req_header(const wg_req *req, const char *name);
+/* 1 when the request carries the admin token (the operator over HTTP,
+ * docs/security.md section 1), 0 for the API token. */
+int wg_req_is_admin(const wg_req *req);
 
 /* Body field readers. Each returns 0 and writes *out (absent optional fields
  * leave *out untouched), or -1 after answering 400

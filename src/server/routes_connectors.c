@@ -10,7 +10,9 @@
  * The work is in the registry (src/connect/registry.c); the credential goes
  * to the vault and the connector reloads from it at once (reference 13
  * item 10). Besides the spec's body fields, connect accepts baseUrl (a
- * self-hosted GitHub/GitLab/Jira site). Connecting one connector more than
+ * self-hosted GitHub/GitLab/Jira site; for any other connector only with
+ * the admin token), checked by the upstream policy (403 FORBIDDEN when
+ * refused; docs/security.md 2.2). Connecting one connector more than
  * the effective tier's connectorLimit (FREE 5) answers requireTier's exact
  * 403 body; reconnecting and demo connectors always pass
  * (wg_registry_check_limit; reference 13 item 19). The check and the
@@ -76,6 +78,9 @@ static int connect(wg_res *res, const wg_req *req)
         return 0;
     if (!cr.token || !*cr.token)
         return original_error(res, 400, "token or apiKey required");
+    /* the admin token is the operator (docs/security.md): it may set what
+     * the app may not (a base URL for any connector) */
+    cr.principal = wg_req_is_admin(req) ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
     if (!req->ctx->vault)
         return original_error(res, 503, "Vault not available");
     wg_tier_info tier;

@@ -12,6 +12,7 @@
  * approval_auto audit row. */
 #include "server/route.h"
 #include "server/tiering.h"
+#include "waggle/autonomy.h"
 #include "waggle/error.h"
 #include "waggle/gate.h"
 
@@ -26,40 +27,17 @@ static int bad(wg_res *res, const char *field, const char *msg)
                                            field, "message", msg));
 }
 
-/* Decides the level that applies; reason says why when it is not the
- * requested one. -1 after answering 400. */
-static int applied_level(wg_autonomy *applied, wg_autonomy *requested, long long *expires,
-                         const char **why, wg_res *res, const wg_req *req)
+/* The one resolver (waggle/autonomy.h). -1 after answering 400. */
+static int applied_level(wg_autonomy_resolution *out, wg_res *res, const wg_req *req)
 {
-    *applied = *requested = WG_AUTONOMY_NORMAL;
-    *expires = 0;
-    *why = NULL;
-    json_t *a = NULL;
-    if (wg_body_object(res, req, "autonomy", 0, &a) < 0)
-        return -1;
-    if (!a)
-        return 0;
-    json_t *lv = json_object_get(a, "level");
-    if (lv && !json_is_null(lv) &&
-        (!json_is_string(lv) || wg_autonomy_parse(requested, json_string_value(lv)) < 0))
-        return bad(res, "autonomy.level", "autonomy.level must be normal, trusted or yolo"), -1;
-    json_t *ex = json_object_get(a, "expiresAt");
-    if (ex && !json_is_null(ex)) {
-        if (!json_is_number(ex) || json_number_value(ex) < 0 || json_number_value(ex) > 9e15)
-            return bad(res, "autonomy.expiresAt", "autonomy.expiresAt must be a ms epoch number"), -1;
-        *expires = (long long)json_number_value(ex);
-    }
-    if (*requested == WG_AUTONOMY_NORMAL)
-        return 0;
-    long long now = wg_tiering__now_ms();
-    if (*expires == 0)
-        *why = "autonomy.expiresAt is missing, so the elevated level does not apply (spec 7.5)";
-    else if (*expires <= now)
-        *why = "autonomy.expiresAt is in the past, so the level fell back to normal (spec 7.5)";
-    else if (*expires - now > req->ctx->autonomy_cap_ms)
-        *why = "autonomy.expiresAt is further ahead than the server allows, so the level fell back to normal";
-    else
-        *applied = *requested;
+    wg_autonomy_request rq;
+    const char *field = "autonomy";
+    if (wg_autonomy_request_from_json(&rq, json_object_get(req->body, "autonomy"), &field) < 0)
+        return bad(res, field, wg_error_last()), -1;
+    wg_autonomy_policy pol = WG_AUTONOMY_POLICY_INIT;
+    pol.cap_ms = req->ctx->autonomy_cap_ms;
+    if (wg_autonomy_resolve(out, &rq, &pol, wg_tiering__now_ms()) < 0)
+        return wg_res_error(res, 500, "INTERNAL_ERROR", "the autonomy policy is invalid"), -1;
     return 0;
 }
 
@@ -72,11 +50,10 @@ static int check(wg_res *res, const wg_req *req)
         return 0;
     if (!*tool || strlen(tool) > TOOL_MAX)
         return bad(res, "tool", "tool must be 1-256 characters");
-    wg_autonomy applied, requested;
-    long long expires;
-    const char *why;
-    if (applied_level(&applied, &requested, &expires, &why, res, req) < 0)
+    wg_autonomy_resolution ar;
+    if (applied_level(&ar, res, req) < 0)
         return 0;
+    wg_autonomy applied = ar.applied;
     wg_gate_decision d;
     int rc = wg_gate_check_json(&d, req->ctx->gate, tool, args, applied);
     if (rc < 0)
@@ -86,10 +63,7 @@ static int check(wg_res *res, const wg_req *req)
         wg_server_audit(req->ctx, "approval_auto", tool, input, "auto", d.rule);
         json_decref(input);
     }
-    json_t *autonomy = json_pack("{s:s,s:s,s:o,s:o}", "requested", wg_autonomy_name(requested),
-        "applied", wg_autonomy_name(applied),
-        "expiresAt", expires ? json_integer(expires) : json_null(),
-        "reason", why ? json_string(why) : json_null());
+    json_t *autonomy = wg_autonomy_resolution_json(&ar);
     return wg_res_json(res, 200, json_pack("{s:s,s:s,s:b,s:s,s:b,s:b,s:s,s:s,s:b,s:o}",
         "tool", tool, "level", wg_autonomy_name(d.level),
         "needsConfirmation", d.needs_confirmation,

@@ -24,6 +24,7 @@
  * (it stays answerable with 410 for one more TTL, then it is forgotten). */
 #include "server/route.h"
 #include "waggle/connector.h"
+#include "waggle/autonomy.h"
 #include "waggle/error.h"
 #include "waggle/audit.h"
 #include "waggle/gate.h"
@@ -94,39 +95,25 @@ static void sweep(state *st, long long now, pending **dead)
 
 /* ---- autonomy ----------------------------------------------------------- */
 
-static long long parse_when(const json_t *v)
-{
-    if (json_is_integer(v))
-        return json_integer_value(v);
-    if (json_is_real(v))
-        return (long long)json_real_value(v);
-    if (!json_is_string(v))
-        return 0;
-    struct tm tm = { 0 };
-    const char *p = strptime(json_string_value(v), "%Y-%m-%dT%H:%M:%S", &tm);
-    if (!p)
-        return 0;
-    return (long long)timegm(&tm) * 1000;
-}
-
-/* Fills *level; 0, or -1 after answering 400. */
+/* The one resolver (waggle/autonomy.h). Fills *level; 0, or -1 after
+ * answering 400. */
 static int autonomy(wg_res *res, const wg_req *req, wg_autonomy *level)
 {
-    *level = WG_AUTONOMY_NORMAL;
-    json_t *a = json_object_get(req->body, "autonomy");
-    if (!a || json_is_null(a))
-        return 0;
-    const char *name = json_is_string(a) ? json_string_value(a)
-                                         : json_string_value(json_object_get(a, "level"));
-    wg_autonomy want;
-    if (!name || wg_autonomy_parse(&want, name) < 0) {
-        wg_res_error(res, 400, "INVALID_FIELD", "autonomy.level must be normal, trusted or yolo");
+    wg_autonomy_request rq;
+    const char *field = "autonomy";
+    if (wg_autonomy_request_from_json(&rq, json_object_get(req->body, "autonomy"), &field) < 0) {
+        wg_res_json(res, 400, json_pack("{s:s,s:s,s:s}", "error", "INVALID_FIELD", "field", field,
+                                        "message", wg_error_last()));
         return -1;
     }
-    long long until = json_is_object(a) ? parse_when(json_object_get(a, "expiresAt")) : 0;
-    long long now = now_ms(), cap = req->ctx->autonomy_cap_ms;
-    if (until > now && (cap <= 0 || until - now <= cap))
-        *level = want;
+    wg_autonomy_policy pol = WG_AUTONOMY_POLICY_INIT;
+    pol.cap_ms = req->ctx->autonomy_cap_ms;
+    wg_autonomy_resolution ar;
+    if (wg_autonomy_resolve(&ar, &rq, &pol, now_ms()) < 0) {
+        wg_res_error(res, 500, "INTERNAL_ERROR", "the autonomy policy is invalid");
+        return -1;
+    }
+    *level = ar.applied;
     return 0;
 }
 

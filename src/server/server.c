@@ -194,6 +194,8 @@ static int init_handles(wg_server *srv)
     ro.vault = &srv->vault_seam;
     ro.audit = &srv->audit_seam;
     ro.demo = srv->ctx.demo;
+    ro.allow_private_upstreams = srv->allow_private_upstreams;
+    ro.allow_http_upstreams = srv->allow_http_upstreams;
     srv->ctx.vault = &srv->vault_seam;
     if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
         return rc;
@@ -230,6 +232,9 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
 {
     if (!out || !opt || !opt->data_dir || !*opt->data_dir)
         return wg_error_set(WG_EINVAL, "wg_server_start: data_dir is required");
+    if (opt->autonomy_cap_ms < 0)
+        return wg_error_set(WG_EINVAL, "the autonomy cap must be positive (0 = the default "
+                            "8 h); a cap is never unlimited");
     if (sodium_init() < 0)
         return wg_error_set(WG_EINTERNAL, "libsodium failed to initialise");
     wg_server *srv = calloc(1, sizeof *srv);
@@ -247,6 +252,8 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     }
     srv->ctx.data_dir = srv->data_dir;
     srv->ctx.demo = opt->demo;
+    srv->allow_private_upstreams = opt->allow_private_upstreams != 0;
+    srv->allow_http_upstreams = opt->allow_http_upstreams != 0;
     srv->ctx.autonomy_cap_ms = opt->autonomy_cap_ms > 0 ? opt->autonomy_cap_ms
                                                         : DEFAULT_AUTONOMY_CAP_MS;
     srv->ctx.approval_ttl_ms = (long long)(opt->approval_ttl_s > 0 ? opt->approval_ttl_s

@@ -100,6 +100,8 @@ struct wg_server {
     struct wg_gate *gate;
     atomic_long in_flight;
     pthread_mutex_t config_lock;   /* serializes config.json edits */
+    int allow_private_upstreams;   /* the operator's upstream policy (registry) */
+    int allow_http_upstreams;
     wg_server_log_fn log;
     void *log_ud;
 };

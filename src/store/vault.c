@@ -615,18 +615,6 @@ static int check_id(const char *id)
     return 0;
 }
 
-int wg_vault_is_expired(const char *expires_at, int64_t now_ms)
-{
-    if (!expires_at || !*expires_at)
-        return 0;
-    int64_t t = 0;
-    if (wg_time_parse_iso(&t, expires_at) < 0) {
-        wg_error_clear();
-        return 1;   /* fail closed: an unreadable expiry is an expired credential */
-    }
-    return t <= now_ms;
-}
-
 int wg_vault_set_connector_credential(wg_vault *v, const char *id,
                                       const wg_vault_credential_input *in)
 {
@@ -723,7 +711,7 @@ int wg_vault_get_connector_credential(wg_vault_credential **out, wg_vault *v,
     /* A non-string expiresAt cannot be trusted either: fail closed. */
     json_t *rawexp = json_object_get(e->metadata, "expiresAt");
     c->is_expired = (rawexp && !json_is_string(rawexp) && !json_is_null(rawexp)) ? 1
-                  : wg_vault_is_expired(exp, now_ms ? now_ms : wg_time_now_ms());
+                  : wg_time_credential_expired(exp, now_ms ? now_ms : wg_time_now_ms());
     wg_vault_entry_free(e);
     wg_vault_entry_free(r);
     if (!c->type || (exp && !c->expires_at)) {

@@ -17,7 +17,8 @@ static void setup(void)
      * newline byte (reported), which would make this suite flaky */
     static const char *const files[] = {
         "vault.key", "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n", NULL };
-    wgt_server_config cfg = { .demo = 1, .files = files };
+    wgt_server_config cfg = { .demo = 1, .files = files, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };   /* the replay server */
     wgt_server_start(&s, &cfg);
     up = wgt_replay_start();
     cr_assert_not_null(up);

@@ -36,7 +36,8 @@ static void setup(void)
     /* a fixed hex vault key (see tests/contract/connectors.c) */
     static const char *const files[] = {
         "vault.key", "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n", NULL };
-    wgt_server_config cfg = { .files = files };
+    wgt_server_config cfg = { .files = files, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };   /* the replay server */
     wgt_server_start(&s, &cfg);
     up = wgt_replay_start();
     char body[256];
@@ -193,5 +194,44 @@ Test(tools_execute, unknown_tools_and_bad_bodies)
     wgt_http_res_free(&r);
     wgt_http(&r, &s, "POST", "/api/approval/nope", "{\"approved\":true}");
     cr_assert_eq(r.status, 404);
+    wgt_http_res_free(&r);
+}
+
+/* ISO-8601 strings with an offset: the one resolver honours the offset
+ * (the old strptime reader ignored "+05:00", so an hour in the past read as
+ * four hours ahead) and refuses trailing garbage with a 400. */
+Test(tools_execute, autonomy_iso_offsets_are_honoured_and_garbage_refused)
+{
+    char iso[64], a[160];
+    wgt_http_res r;
+    expect(NULL);
+    /* one hour ago, written in +05:00: the wall-clock digits read 4 h ahead */
+    time_t past = time(NULL) - 3600 + 5 * 3600;
+    struct tm tm;
+    gmtime_r(&past, &tm);
+    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%S+05:00", &tm);
+    snprintf(a, sizeof a, "{\"level\":\"yolo\",\"expiresAt\":\"%s\"}", iso);
+    call(&r, "connector_github_create_issue", create_args, a);
+    cr_assert_eq(r.status, 202, "an hour in the past is past, whatever the offset: %s", r.body);
+    wgt_http_res_free(&r);
+    /* ten minutes ahead, with trailing garbage */
+    time_t soon = time(NULL) + 600;
+    gmtime_r(&soon, &tm);
+    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZjunk", &tm);
+    snprintf(a, sizeof a, "{\"level\":\"yolo\",\"expiresAt\":\"%s\"}", iso);
+    call(&r, "connector_github_create_issue", create_args, a);
+    cr_assert_eq(r.status, 400, "%s", r.body);
+    cr_assert_str_eq(json_string_value(json_object_get(r.json, "field")), "autonomy.expiresAt");
+    wgt_http_res_free(&r);
+    cr_assert_eq(json_array_size(wgt_replay_seen(up)), 0);
+    /* ten minutes ahead in -03:00 applies */
+    expect(create_ok);
+    time_t local = soon - 3 * 3600;
+    gmtime_r(&local, &tm);
+    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%S-03:00", &tm);
+    snprintf(a, sizeof a, "{\"level\":\"yolo\",\"expiresAt\":\"%s\"}", iso);
+    call(&r, "connector_github_create_issue", create_args, a);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_assert_null(wgt_replay_verdict(up));
     wgt_http_res_free(&r);
 }

@@ -211,8 +211,8 @@ Test(hostile, garbage_on_the_socket_gets_an_error_or_close)
         "GARBAGE\r\n\r\n",
         "GET / HTTP/9.9\r\nHost: localhost\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n",
-        "POST /api/tier/start-trial HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n"
-        "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        ("POST /api/tier/start-trial HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n"
+         "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
     };
     for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
         int fd = connect_raw();

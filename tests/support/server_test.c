@@ -47,6 +47,8 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.allowed_hosts = cfg->allowed_hosts;
         opt.timeout_s = cfg->timeout_s;
         opt.demo = cfg->demo;
+        opt.allow_private_upstreams = cfg->allow_private_upstreams;
+        opt.allow_http_upstreams = cfg->allow_http_upstreams;
         opt.approval_ttl_s = cfg->approval_ttl_s;
     }
     int rc = wg_server_start(&s->srv, &opt);

@@ -35,6 +35,8 @@ typedef struct wgt_server_config {
     unsigned timeout_s;               /* 0: 30 */
     int demo;
     unsigned approval_ttl_s;          /* 0: the server's default (300) */
+    int allow_private_upstreams;      /* loopback replay upstreams need both */
+    int allow_http_upstreams;
 } wgt_server_config;
 
 /* Starts the server; cfg may be NULL. Aborts the test if it cannot. */

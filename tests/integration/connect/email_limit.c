@@ -144,7 +144,8 @@ static int env_open(env *e, const char *dir)
         return -1;
     e->cv = (wg_connect_vault){ e->vault, wg_vault_seam_get, wg_vault_seam_set,
                                 wg_vault_seam_del, wg_vault_seam_list, wg_vault_seam_take };
-    wg_registry_options o = { .vault = &e->cv };
+    wg_registry_options o = { .vault = &e->cv, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };   /* the SMTP sink is on 127.0.0.1 */
     return wg_registry_new(&e->reg, &o);
 }
 

@@ -139,10 +139,12 @@ Test(acquire, risk_assessment_for_my_project_is_a_gap_with_starter_recommendatio
                      "name matches: risk, assessment; content mentions: project");
     cr_expect_eq(p.recommendation->trust.source, WG_TRUST_SOURCE_STARTER_PACK);
     cr_expect_eq(p.recommendation->trust.risk, WG_RISK_LOW);
+    static const char install_line[] =
+        "To install, call: `install_capability` with name \"risk-assessment\" "
+        "and source \"starter-pack\".";
     const char *parts[] = { "## Capability Gap Detected", "### Available to Install",
                             "### Recommendation", "Approval required", "Risk level",
-                            "To install, call: `install_capability` with name \"risk-assessment\" "
-                            "and source \"starter-pack\"." };
+                            install_line };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         cr_expect_not_null(strstr(p.summary, parts[i]), "%s", parts[i]);
     wg_proposal_free(&p);

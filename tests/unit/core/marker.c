@@ -167,7 +167,8 @@ Test(marker, legacy_inside_a_marker_is_not_counted)
 Test(marker, garbage_and_truncation_do_not_crash)
 {
     const char *cases[] = { "<!--", "<!--waggle:capability_request", "<!--waggle:capability_request {",
-                            M("{\"name\":\"a\",\"source\":\"b\"}") + 1, "`install_capability` with name \"",
+                            &M("{\"name\":\"a\",\"source\":\"b\"}")[1], /* marker minus its '<' */
+                            "`install_capability` with name \"",
                             "<!--waggle:capability_request {\"name\":\"a\",\"source\":\"b\"}" };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         (void)found(cases[i]);

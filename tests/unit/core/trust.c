@@ -67,7 +67,7 @@ Test(trust, permission_points_are_the_spec_table)
         cr_expect_str_eq(wg_permission_key((wg_permission)p), keys[p]);
         wg_permission back;
         cr_expect_eq(wg_permission_parse(&back, keys[p]), 0);
-        cr_expect_eq(back, p);
+        cr_expect_eq((int)back, p);
     }
     wg_permission x;
     cr_expect_eq(wg_permission_parse(&x, "filesystem"), WG_EINVAL);

@@ -9,11 +9,11 @@ Test(types, names_round_trip)
     for (int i = 0; i < 3; i++) {
         wg_risk_level r; wg_approval_class c; wg_autonomy a;
         cr_assert_eq(wg_risk_parse(&r, wg_risk_name((wg_risk_level)i)), 0);
-        cr_assert_eq(r, i);
+        cr_assert_eq((int)r, i);
         cr_assert_eq(wg_approval_parse(&c, wg_approval_name((wg_approval_class)i)), 0);
-        cr_assert_eq(c, i);
+        cr_assert_eq((int)c, i);
         cr_assert_eq(wg_autonomy_parse(&a, wg_autonomy_name((wg_autonomy)i)), 0);
-        cr_assert_eq(a, i);
+        cr_assert_eq((int)a, i);
     }
 }
 

@@ -254,13 +254,13 @@ Test(vault, expiry_edges_fail_closed)
 {
     int64_t t = 0;
     wg_time_parse_iso(&t, "2030-01-01T00:00:00Z");
-    cr_assert_eq(wg_vault_is_expired(NULL, t), 0);
-    cr_assert_eq(wg_vault_is_expired("", t), 0);
-    cr_assert_eq(wg_vault_is_expired("garbage", t), 1, "unparseable expiry is expired");
-    cr_assert_eq(wg_vault_is_expired("2030-01-01T00:00:00Z", t - 1), 0);
-    cr_assert_eq(wg_vault_is_expired("2030-01-01T00:00:00Z", t), 1);
-    cr_assert_eq(wg_vault_is_expired("2030-01-01T00:00:00.001Z", t), 0);
-    cr_assert_eq(wg_vault_is_expired("2030-01-01T01:00:00+02:00", t), 1);
+    cr_assert_eq(wg_time_credential_expired(NULL, t), 0);
+    cr_assert_eq(wg_time_credential_expired("", t), 0);
+    cr_assert_eq(wg_time_credential_expired("garbage", t), 1, "unparseable expiry is expired");
+    cr_assert_eq(wg_time_credential_expired("2030-01-01T00:00:00Z", t - 1), 0);
+    cr_assert_eq(wg_time_credential_expired("2030-01-01T00:00:00Z", t), 1);
+    cr_assert_eq(wg_time_credential_expired("2030-01-01T00:00:00.001Z", t), 0);
+    cr_assert_eq(wg_time_credential_expired("2030-01-01T01:00:00+02:00", t), 1);
     wg_vault_credential_input in = { .value = "tok-xxxx", .expires_at = "not a date" };
     cr_assert_eq(wg_vault_set_connector_credential(v, "jira", &in), 0);
     wg_vault_credential *c = NULL;

@@ -6,7 +6,9 @@
  * query's words with stop words kept ("drive to" is directions, "drive" alone
  * is not), every word stemmed as the index stems - and what it means: words
  * to search for (catalog_search.c adds them at W_INTENT) and, optionally, the
- * category such needs belong to (its servers' scores are raised). Words and
+ * category such needs belong to (its servers' scores are raised). A trigger
+ * written "=..." also takes its words away from the plain search ("signed
+ * up" must not look for signatures, "drive to" not for Google Drive). Words and
  * categories name needs, not products. Stemmed once per process
  * (pthread_once); matching costs one hash lookup per query word.
  */
@@ -76,8 +78,8 @@ static const struct {
     { "deck", "presentation slides", FILES },
     { "survey", "forms", PROD },
     { "questionnaire", "forms", PROD },
-    { "signed up", "signups analytics", ANALYTICS },
-    { "sign up", "signups", ANALYTICS },
+    { "=signed up", "signups analytics", ANALYTICS },
+    { "=sign up", "signups", ANALYTICS },
     /* signing */
     { "sign", "signature contracts esignature", BIZ },
     { "signed", "signature contracts esignature", BIZ },
@@ -147,7 +149,7 @@ static const struct {
     { "nearest", "places search maps geocoding", UTIL },
     { "nearby", "places search maps", UTIL },
     { "near me", "places search maps", UTIL },
-    { "drive to", "directions routes maps", UTIL },
+    { "=drive to", "directions routes maps", UTIL },
     { "commute", "directions routes maps", UTIL },
     { "how far", "directions distance maps", UTIL },
     { "directions", "directions maps", UTIL },
@@ -156,7 +158,7 @@ static const struct {
     { "temperature", "weather forecast", UTIL },
     { "what time", "time zone", UTIL },
     { "percent", "calculate arithmetic", UTIL },
-    { "changed this line", "blame commits history repository", CODE },
+    { "=changed this line", "blame commits history repository", CODE },
     { "who changed", "commits history", CODE },
     /* money */
     { "price of", "stock quotes market price", BIZ },
@@ -203,6 +205,7 @@ typedef struct {
     size_t *means_len;
     size_t nmeans;
     int category;
+    int consume;              /* the trigger's words are not searched as words */
 } rule;
 
 static struct {
@@ -253,7 +256,8 @@ static int build(void)
     for (size_t i = 0; i < n; i++) {
         rule *r = &intents.r[i];
         r->category = rules[i].category;
-        r->nwhen = split(w, RULE_WORDS, rules[i].when);
+        r->consume = rules[i].when[0] == '=';
+        r->nwhen = split(w, RULE_WORDS, rules[i].when + r->consume);
         for (size_t k = 0; k < r->nwhen; k++)
             if (!(r->when[k] = strdup(w[k])))
                 return -1;
@@ -329,6 +333,8 @@ void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
                 }
                 for (size_t m = 0; m < r->nmeans; m++)
                     fn(ctx, r->means[m], r->means_len[m], -1);
+                for (size_t m = 0; r->consume && m < r->nwhen; m++)
+                    fn(ctx, r->when[m], strlen(r->when[m]), WG_CAT_CONSUME);
                 if (r->category >= 0)
                     fn(ctx, NULL, 0, r->category);
             }

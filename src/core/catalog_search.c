@@ -39,6 +39,8 @@ typedef struct {
     size_t n;
     size_t words;
     unsigned char cat[WG_CATALOG_CATEGORY_COUNT];   /* categories the need belongs to */
+    char consumed[8][WG_CAT_WORD_MAX + 4];            /* stems an intent phrase took */
+    size_t nconsumed;
 } query;
 
 static void add_term(query *q, uint32_t tid, float w, int original)
@@ -95,6 +97,9 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
     if (pos >= MAX_QWORDS)
         return 1;
     q->words++;
+    for (size_t i = 0; i < q->nconsumed; i++)
+        if (strcmp(q->consumed[i], w) == 0)
+            return 0;
     uint32_t t = wg_catalog__term_find(q->ix, w, len);
     if (t != UINT32_MAX)
         add_term(q, t, 1.0f, 1);
@@ -107,6 +112,13 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
 static void on_intent(void *ctx, const char *stem, size_t len, int category)
 {
     query *q = ctx;
+    if (category == WG_CAT_CONSUME) {
+        if (q->nconsumed < sizeof q->consumed / sizeof q->consumed[0] && len <= WG_CAT_WORD_MAX) {
+            memcpy(q->consumed[q->nconsumed], stem, len);
+            q->consumed[q->nconsumed++][len] = '\0';
+        }
+        return;
+    }
     if (!stem) {
         if (category >= 0 && category < WG_CATALOG_CATEGORY_COUNT)
             q->cat[category] = 1;
@@ -187,8 +199,8 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
     if (cap == 0 || cat->n == 0)
         return 0;
     query q = { .ix = &cat->index, .vocab = wg_catalog__vocab_get() };
+    wg_catalog__intents(query_text, on_intent, &q);   /* first: phrases may take words */
     wg_catalog__words(query_text, query_word, &q);
-    wg_catalog__intents(query_text, on_intent, &q);
     int exact = exact_id(cat, query_text);
     uint32_t idx[WG_CATALOG_LIMIT_MAX + 1];
     size_t lim = cap < WG_CATALOG_LIMIT_MAX ? cap : WG_CATALOG_LIMIT_MAX;

@@ -21,6 +21,7 @@ static void usage(FILE *to)
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
         "                    [--allow-private-upstreams] [--allow-http-upstreams]\n"
+        "                    [--obsidian-root DIR]... [--allow-privileged-db-roles]\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -51,6 +52,14 @@ static void usage(FILE *to)
         "  --allow-http-upstreams\n"
         "                       let connectors use plain http:// and SMTP without TLS\n"
         "                       (credentials then travel in clear text)\n"
+        "  --obsidian-root DIR  an Obsidian vault connected over HTTP with the API token\n"
+        "                       must be DIR or lie under it (repeatable; none by default:\n"
+        "                       only vaults the operator connects, from the CLI or with\n"
+        "                       the admin token, are served). /, the data dir and its\n"
+        "                       parents are refused.\n"
+        "  --allow-privileged-db-roles\n"
+        "                       let the postgres connector use a superuser or a role\n"
+        "                       that reads/writes server files or runs programs\n"
         "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
@@ -83,7 +92,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *listen = NULL;
     const char *hosts[MAX_LIST + 1] = { 0 };
     const char *origins[MAX_LIST + 1] = { 0 };
-    int n_hosts = 0, n_origins = 0;
+    const char *roots[MAX_LIST + 1] = { 0 };
+    int n_hosts = 0, n_origins = 0, n_roots = 0;
     wg_server_options opt = { 0 };
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
@@ -96,6 +106,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "approval-ttl", required_argument, NULL, 'T' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "obsidian-root", required_argument, NULL, 'R' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -107,6 +119,12 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         case 'D': opt.demo = 1; break;
         case 'P': opt.allow_private_upstreams = 1; break;
         case 'W': opt.allow_http_upstreams = 1; break;
+        case 'R':
+            if (n_roots == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --obsidian-root options", MAX_LIST);
+            roots[n_roots++] = optarg;
+            break;
+        case 'S': opt.allow_privileged_db_roles = 1; break;
         case 'H': if (n_hosts < MAX_LIST) hosts[n_hosts++] = optarg; break;
         case 'O': if (n_origins < MAX_LIST) origins[n_origins++] = optarg; break;
         case 't': {
@@ -164,6 +182,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     opt.api_token = getenv("WAGGLE_API_TOKEN");
     opt.allowed_hosts = hosts;
     opt.cors_origins = origins;
+    opt.obsidian_roots = roots;
     opt.log = log_stderr;
 
     /* Block the stop signals before any thread starts so that only sigwait

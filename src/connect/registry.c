@@ -9,6 +9,7 @@
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/paths.h"
 #include "connect/upstream.h"
 
 #include <ctype.h>
@@ -16,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+
+enum { MAX_ROOTS = 64 };   /* operator-granted Obsidian roots */
 
 typedef struct entry {
     const wg_connector_spec *spec;
@@ -33,6 +37,9 @@ struct wg_registry {
     int has_audit;
     wg_upstream_resolver resolver;
     wg_upstream_policy upstream;   /* the operator's; handed to every call */
+    wg_connect_grants grants;      /* the operator's local grants, resolved */
+    char **roots;                  /* owned: grants.obsidian_roots */
+    char *data_dir;                /* owned: grants.data_dir */
     pthread_mutex_t mu;
 };
 
@@ -66,6 +73,7 @@ static wg_connector_creds *creds_copy(const wg_connector_creds *c)
     d->extra = dup_or_null(c->extra);
     d->expires_at = dup_or_null(c->expires_at);
     d->base_url_by = c->base_url_by;
+    d->token_by = c->token_by;
     return d;
 }
 
@@ -86,6 +94,13 @@ static char *vault_get(const wg_registry *reg, const char *id, const char *sub, 
     if (reg->vault.get(reg->vault.ctx, name, &value, meta) < 0)
         return NULL;
     return value;
+}
+
+/* Who stored a vault entry: its metadata "setBy"; anything else is the app. */
+static wg_principal by_of(const json_t *meta)
+{
+    const char *by = json_string_value(json_object_get(meta, "setBy"));
+    return by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
 }
 
 /* Reads one connector's credential into a new creds (NULL when none). */
@@ -109,12 +124,12 @@ static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector
     }
     c->token = token;
     c->expires_at = dup_or_null(json_string_value(json_object_get(meta, "expiresAt")));
+    c->token_by = by_of(meta);
     json_decref(meta);
     c->email = vault_get(reg, spec->id, "email", NULL);
     json_t *bmeta = NULL;
     c->base_url = vault_get(reg, spec->id, "base_url", &bmeta);
-    const char *by = json_string_value(json_object_get(bmeta, "setBy"));
-    c->base_url_by = by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
+    c->base_url_by = by_of(bmeta);
     json_decref(bmeta);
     if (spec->extra_key)
         c->extra = vault_get(reg, spec->id, spec->extra_key, NULL);
@@ -169,6 +184,46 @@ int wg_registry_unregister(wg_registry *reg, const char *id)
     return 0;
 }
 
+/* Copies the operator's local grants, resolving every path: a root that
+ * does not resolve, or that may never be a root, fails the registry. */
+static int set_grants(wg_registry *reg, const wg_registry_options *opts)
+{
+    reg->grants.allow_privileged_db_roles = opts->allow_privileged_db_roles != 0;
+    if (opts->data_dir && *opts->data_dir) {
+        reg->data_dir = realpath(opts->data_dir, NULL);
+        if (!reg->data_dir && !(reg->data_dir = strdup(opts->data_dir)))
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        reg->grants.data_dir = reg->data_dir;
+    }
+    size_t n = 0;
+    while (opts->obsidian_roots && opts->obsidian_roots[n])
+        n++;
+    if (n > MAX_ROOTS)
+        return wg_error_set(WG_EINVAL, "at most %d Obsidian roots", MAX_ROOTS);
+    if (!n)
+        return 0;
+    if (!(reg->roots = calloc(n + 1, sizeof *reg->roots)))
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char *real = realpath(opts->obsidian_roots[i], NULL);
+        struct stat st;
+        if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+            free(real);
+            return wg_error_set(WG_EINVAL, "Obsidian root %s is not an existing directory",
+                                opts->obsidian_roots[i]);
+        }
+        const char *why = wg_path_forbidden_root(real, reg->grants.data_dir);
+        if (why) {
+            free(real);
+            return wg_error_set(WG_EINVAL, "Obsidian root %s is %s: never allowed",
+                                opts->obsidian_roots[i], why);
+        }
+        reg->roots[i] = real;
+    }
+    reg->grants.obsidian_roots = (const char *const *)reg->roots;
+    return 0;
+}
+
 int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
 {
     wg_registry *reg = calloc(1, sizeof *reg);
@@ -191,15 +246,15 @@ int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
         reg->resolver = *opts->resolver;
         reg->upstream.resolver = &reg->resolver;
     }
-    int rc = 0;
+    int rc = opts ? set_grants(reg, opts) : 0;
     size_t n;
     const wg_connector_spec *const *specs;
-    if (!(opts && opts->no_builtins)) {
+    if (rc == 0 && !(opts && opts->no_builtins)) {
         specs = wg_connector_builtin_specs(&n);
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = wg_registry_register(reg, specs[i]);
     }
-    if (opts && opts->demo) {
+    if (rc == 0 && opts && opts->demo) {
         specs = wg_connector_demo_specs(&n);
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = wg_registry_register(reg, specs[i]);
@@ -221,6 +276,10 @@ void wg_registry_free(wg_registry *reg)
     for (size_t i = 0; i < reg->n; i++)
         creds_free(reg->v[i].creds);
     free(reg->v);
+    for (char **r = reg->roots; r && *r; r++)
+        free(*r);
+    free(reg->roots);
+    free(reg->data_dir);
     pthread_mutex_destroy(&reg->mu);
     free(reg);
 }
@@ -343,7 +402,7 @@ int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
     if (strcmp(status, "connected") == 0 && e->spec->ops->health) {
         char *err = NULL;
         wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL,
-                                   &reg->upstream };
+                                   &reg->upstream, &reg->grants };
         if (e->spec->ops->health(&err, &call) < 0) {
             /* the probe's text is already scrubbed; scrub again with our token */
             char *clean = NULL;
@@ -529,7 +588,7 @@ int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const 
         res = wg_connector_fail("%s credential expired — reconnect it", e->spec->name);
     } else if (!(res = check_args(a, args))) {
         wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL,
-                                   &reg->upstream };
+                                   &reg->upstream, &reg->grants };
         rc = e->spec->ops->execute(&res, &call, a, args);
         if (rc < 0 && !res)
             res = wg_connector_fail("%s", wg_error_last());
@@ -607,11 +666,23 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     int rc = check_request(req);
     if (rc == 0 && req->base_url)
         rc = check_base_url(reg, e->spec, req);
+    if (rc == 0 && e->spec->ops->validate) {
+        /* the proposed credential, as the operation will see it */
+        wg_connector_creds proposed = { .token = (char *)req->token, .email = (char *)req->email,
+                                        .base_url = (char *)req->base_url,
+                                        .expires_at = (char *)req->expires_at,
+                                        .token_by = req->principal,
+                                        .base_url_by = req->principal };
+        wg_connector_call call = { e->spec, &proposed, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream, &reg->grants };
+        rc = e->spec->ops->validate(&call);
+    }
     if (rc < 0)
         return rc;
     if (!reg->has_vault)
         return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
-    json_t *meta = json_pack("{s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type));
+    json_t *meta = json_pack("{s:s,s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type),
+                             "setBy", req->principal == WG_PRINCIPAL_OPERATOR ? "operator" : "app");
     if (!meta)
         return wg_error_set(WG_ENOMEM, "out of memory");
     if (req->expires_at)

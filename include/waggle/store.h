@@ -105,7 +105,9 @@ int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
 void wg_store_rows_free(wg_store_rows *rows);
 
 typedef enum {
-    WG_STORE_TX_READ = 0,   /* consistent reads */
+    WG_STORE_TX_READ = 0,   /* one snapshot: every read sees the same moment
+                               (SQLite WAL read transaction, PostgreSQL
+                               REPEATABLE READ) */
     WG_STORE_TX_WRITE = 1   /* takes the write lock now (BEGIN IMMEDIATE) */
 } wg_store_tx;
 

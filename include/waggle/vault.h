@@ -68,6 +68,16 @@ void wg_vault_free(wg_vault *v);
 /* The store the vault was opened over (borrowed). */
 wg_store *wg_vault_store(const wg_vault *v);
 
+/* Derives an independent 32-byte key for another purpose from the vault
+ * key (crypto_kdf, BLAKE2b), so every holder of the vault key -- each
+ * replica sharing a passphrase or a vault.key -- derives the same one and
+ * nothing else needs distributing. context: exactly 8 characters naming
+ * the purpose (e.g. "wgaudit1"); id: a sub-key number. The vault key
+ * itself never leaves the vault. The caller wipes out (sodium_memzero).
+ * Returns 0 or WG_EINVAL (NULL argument, context not 8 characters). */
+int wg_vault_derive_key(unsigned char out[WG_VAULT_KEY_BYTES], const wg_vault *v,
+                        const char *context, uint64_t id);
+
 typedef struct wg_vault_entry {
     char *name;
     char *value;          /* NUL-terminated; NULL in list results */

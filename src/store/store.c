@@ -225,8 +225,24 @@ static const char *const m1[] = {
     NULL
 };
 
+/* 2: the audit anchor (audit.c). Every row gets a keyed seal, and one
+ * anchor row keeps the sealed chain head (row count + newest hash). The
+ * migration has no key, so it leaves the anchor unsealed (seal ''):
+ * wg_audit_open seals it, and says so with an audit_anchored row when
+ * older rows exist. */
+static const char *const m2[] = {
+    "ALTER TABLE audit_log ADD COLUMN seal TEXT",
+    "CREATE TABLE IF NOT EXISTS audit_anchor ("
+    " id BIGINT PRIMARY KEY, row_count BIGINT NOT NULL, head TEXT NOT NULL,"
+    " seal TEXT NOT NULL, updated_at TEXT NOT NULL)",
+    "INSERT INTO audit_anchor (id, row_count, head, seal, updated_at)"
+    " VALUES (1, 0, '', '', '')",
+    NULL
+};
+
 static const migration migrations[] = {
     { 1, m1 },
+    { 2, m2 },
 };
 
 static int run_sql(wg_store *st, const char *tmpl)

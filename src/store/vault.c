@@ -356,6 +356,17 @@ void wg_vault_free(wg_vault *v)
 
 wg_store *wg_vault_store(const wg_vault *v) { return v ? v->st : NULL; }
 
+int wg_vault_derive_key(unsigned char out[WG_VAULT_KEY_BYTES], const wg_vault *v,
+                        const char *context, uint64_t id)
+{
+    if (!out || !v || !context || strlen(context) != crypto_kdf_CONTEXTBYTES)
+        return wg_error_set(WG_EINVAL, "wg_vault_derive_key: a vault and an 8-character context are required");
+    /* crypto_kdf_KEYBYTES == WG_VAULT_KEY_BYTES: the vault key is a KDF master key. */
+    if (crypto_kdf_derive_from_key(out, WG_VAULT_KEY_BYTES, id, context, v->key) != 0)
+        return wg_error_set(WG_EINTERNAL, "key derivation failed");
+    return 0;
+}
+
 /* ---- entries -------------------------------------------------------------- */
 
 void wg_vault_entry_free(wg_vault_entry *e)

@@ -181,6 +181,12 @@ typedef struct wg_connector_ops {
     int (*validate)(const wg_connector_call *call);
 } wg_connector_ops;
 
+/* A setting whose value must be a whole decimal number in [min, max]. */
+typedef struct wg_connector_number_setting {
+    const char *name;          /* one of the spec's settings */
+    long long min, max;
+} wg_connector_number_setting;
+
 struct wg_connector_spec {
     const char *id;
     const char *name;
@@ -204,6 +210,10 @@ struct wg_connector_spec {
      * base URL on connect. For every other connector only the operator may
      * (docs/security.md 2.2). */
     int self_hostable;
+    /* Which of those settings are numbers, with their bounds ({NULL}
+     * ends), or NULL. wg_registry_set_setting refuses any other value, so
+     * the CLI and the service agree. */
+    const wg_connector_number_setting *number_settings;
 };
 
 /* ---- SDK helpers (spec 8.1) --------------------------------------------- */
@@ -380,9 +390,11 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
                             const char *id, wg_tier effective);
 
 /* Stores one connector setting connector:<id>:<name> (e.g. email's
- * smtp_url). name must be one of spec->settings; value must be printable.
+ * smtp_url). name must be one of spec->settings; value must be printable,
+ * and a whole number within bounds for spec->number_settings.
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (unknown setting, control
- * characters), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
+ * characters, not a number or out of bounds; the message names the setting,
+ * never the value), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
 int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value);
 
 /* Deletes connector:<id> and every connector:<id>:* key and clears the

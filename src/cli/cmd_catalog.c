@@ -119,7 +119,7 @@ static int search_extra(int c, const char *arg, void *ctx)
     char *end;
     errno = 0;
     s->limit = strtol(arg, &end, 10);
-    if (errno || *end || end == arg) {
+    if (errno || *end || end == arg || s->limit < 1 || s->limit > WG_CATALOG_LIMIT_MAX) {
         wg_cli_usage("catalog search", "--limit must be a whole number (1..%d), got '%s'",
                      WG_CATALOG_LIMIT_MAX, arg);
         return 1;

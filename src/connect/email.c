@@ -26,7 +26,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RECIPIENTS = 50, MAX_BODY = 1024 * 1024 };
+enum { MAX_RECIPIENTS = 50, MAX_BODY = 1024 * 1024,
+       MAX_DAILY_MAX = 1000000 };   /* bound of the max_daily setting */
 
 static const wg_connector_action actions[] = {
     { "send_email", "Send an email",
@@ -499,6 +500,9 @@ static const wg_connector_ops ops = { .execute = email_execute, .health = email_
 
 static const char *const settings_names[] = { "smtp_url", "from_email", "from_name", "max_daily",
                                                NULL };
+static const wg_connector_number_setting number_settings[] = {
+    { "max_daily", 1, MAX_DAILY_MAX }, { NULL, 0, 0 },
+};
 
 const wg_connector_spec wg_spec_email = {
     .id = "email",
@@ -515,4 +519,5 @@ const wg_connector_spec wg_spec_email = {
     .n_actions = COUNT(actions),
     .ops = &ops,
     .settings = settings_names,
+    .number_settings = number_settings,
 };

@@ -12,6 +12,7 @@
 #include "connect/paths.h"
 #include "connect/upstream.h"
 
+#include <errno.h>
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -636,9 +637,11 @@ static int check_base_url(const wg_registry *reg, const wg_connector_spec *spec,
                           const wg_connect_request *req)
 {
     if (!spec->self_hostable && req->principal != WG_PRINCIPAL_OPERATOR)
+        /* Only the app sees this (the CLI is the operator): it names no
+         * part of the request (server route.h, echo.c). */
         return wg_error_set(WG_EDENIED, "%s does not take a base URL from the app: only the "
-                                        "operator may set one (waggle connectors connect %s "
-                                        "--base-url URL)", spec->name, spec->id);
+                                        "operator may set one (waggle connectors connect ID "
+                                        "--base-url URL)", spec->name);
     return wg_upstream_check_base_url(req->base_url, &reg->upstream);
 }
 
@@ -711,6 +714,25 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     return 0;
 }
 
+/* Refuses a value of a numeric setting that is not a whole decimal number
+ * within the spec's bounds ("abc", "", "1e3", " 5", out of range). */
+static int number_setting_check(const wg_connector_spec *spec, const char *name, const char *value)
+{
+    for (const wg_connector_number_setting *n = spec->number_settings; n && n->name; n++) {
+        if (strcmp(n->name, name) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        int digits = *value == '-' ? isdigit((unsigned char)value[1]) : isdigit((unsigned char)*value);
+        if (!digits || *end || errno || v < n->min || v > n->max)
+            return wg_error_set(WG_EINVAL, "%s must be a whole number from %lld to %lld", name,
+                                n->min, n->max);
+        return 0;
+    }
+    return 0;
+}
+
 int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value)
 {
     entry *e = find(reg, id);
@@ -723,6 +745,8 @@ int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, 
         return wg_error_set(WG_EINVAL, "%s has no setting '%s'", id, name ? name : "");
     if (!value || has_ctl(value))
         return wg_error_set(WG_EINVAL, "setting values may not contain control characters");
+    if (number_setting_check(e->spec, name, value) < 0)
+        return WG_EINVAL;
     if (!reg->has_vault)
         return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
     return set_sub(reg, id, name, value);

@@ -488,14 +488,15 @@ static int email_health(char **error, const wg_connector_call *call)
     } else {
         wg_connector_spec spec = *call->spec;
         spec.impl = &sendgrid;
-        wg_connector_call c2 = { &spec, call->creds, call->vault, call->upstream };
+        wg_connector_call c2 = *call;
+        c2.spec = &spec;
         rc = wg_rest_ops.health(error, &c2);
     }
     settings_free(&s);
     return rc;
 }
 
-static const wg_connector_ops ops = { email_execute, email_health };
+static const wg_connector_ops ops = { .execute = email_execute, .health = email_health };
 
 static const char *const settings_names[] = { "smtp_url", "from_email", "from_name", "max_daily",
                                                NULL };

@@ -90,9 +90,7 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
         (rc = wg_vault_open(&e->vault, e->store)) < 0 ||
         (rc = wg_audit_open(&e->audit, e->store, e->vault)) < 0)
         return rc;
-    e->cv = (wg_connect_vault){ e->vault, wg_vault_seam_get, wg_vault_seam_set,
-                                wg_vault_seam_del, wg_vault_seam_list,
-                                wg_vault_seam_take };
+    wg_connect_vault_of(&e->cv, e->vault);
     e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
     wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
                               .allow_private_upstreams = allow_private,

@@ -488,7 +488,8 @@ static int email_health(char **error, const wg_connector_call *call)
     } else {
         wg_connector_spec spec = *call->spec;
         spec.impl = &sendgrid;
-        wg_connector_call c2 = { &spec, call->creds, call->vault, call->upstream };
+        wg_connector_call c2 = *call;
+        c2.spec = &spec;
         rc = wg_rest_ops.health(error, &c2);
     }
     settings_free(&s);

@@ -186,9 +186,7 @@ static int init_handles(wg_server *srv)
     srv->ctx.store = srv->store;
     srv->ctx.vault_db = srv->vault_db;
     srv->ctx.audit = srv->audit;
-    srv->vault_seam = (wg_connect_vault){ srv->vault_db, wg_vault_seam_get, wg_vault_seam_set,
-                                          wg_vault_seam_del, wg_vault_seam_list,
-                                          wg_vault_seam_take };
+    wg_connect_vault_of(&srv->vault_seam, srv->vault_db);
     srv->audit_seam = (wg_connect_audit){ srv->audit, wg_audit_seam_log };
     wg_registry_options ro = { 0 };
     ro.vault = &srv->vault_seam;

@@ -130,6 +130,8 @@ struct wg_server {
     pthread_mutex_t config_lock;   /* serializes config.json edits */
     int allow_private_upstreams;   /* the operator's upstream policy (registry) */
     int allow_http_upstreams;
+    char **obsidian_roots;         /* NULL-terminated, owned (registry grants) */
+    int allow_privileged_db_roles;
     wg_server_log_fn log;
     void *log_ud;
 };

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMPORT_MAX (16u << 20)
+#define IMPORT_MAX (64u << 20)   /* a registry file of ~100,000 servers */
+#define IMPORT_LIST_MAX 20       /* ids named after an import; the rest are counted */
 
 typedef struct {
     const char *data_dir;
@@ -31,14 +32,17 @@ static const char *const catalog_help =
     "Commands:\n"
     "  search [--category C] [--limit N] QUERY...\n"
     "                        rank servers for a need, as the agent tool\n"
-    "                        find_connector does (limit 1..30, default 10)\n"
+    "                        find_connector does (limit 1..30, default 10);\n"
+    "                        with --category and no words, lists the category\n"
     "  categories            the 14 categories with server counts\n"
     "  normalize NAME...     print each name's normalized id, one per line\n"
     "  show ID               print one server (any spelling of its id)\n"
     "  import [--category C] [--dry-run] FILE\n"
     "                        merge servers from an official MCP registry file\n"
     "                        (a /v0.1/servers response or a server.json) into\n"
-    "                        DATA_DIR/catalog.json; collisions are refused\n"
+    "                        DATA_DIR/catalog.json: latest versions only,\n"
+    "                        servers already there skipped, taken ids\n"
+    "                        qualified with the owner\n"
     "  export                print the catalog in the registry's format\n"
     "\n"
     "Options for every command:\n"
@@ -119,7 +123,7 @@ static int search_extra(int c, const char *arg, void *ctx)
     char *end;
     errno = 0;
     s->limit = strtol(arg, &end, 10);
-    if (errno || *end || end == arg) {
+    if (errno || *end || end == arg || s->limit < 1 || s->limit > WG_CATALOG_LIMIT_MAX) {
         wg_cli_usage("catalog search", "--limit must be a whole number (1..%d), got '%s'",
                      WG_CATALOG_LIMIT_MAX, arg);
         return 1;
@@ -153,7 +157,7 @@ static int sub_search(int argc, char **argv, common_opts *o)
     int rc = parse_common(argc, argv, o, "c:l:", extra, search_extra, &s, "catalog search");
     if (rc)
         return rc;
-    if (optind >= argc)
+    if (optind >= argc && !s.category)   /* with --category alone, the category is listed */
         return wg_cli_usage("catalog search", "missing QUERY (what the user needs, in words)");
     if (s.category && wg_catalog_category_index(s.category) < 0)
         return wg_cli_usage("catalog search", "unknown category '%s'; see 'waggle catalog "
@@ -288,8 +292,9 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
     json_t *entries = NULL;
     char *dir = NULL;
     size_t added = 0;
+    wg_catalog_registry_stats st = { 0 };
     if ((rc = open_catalog(&ref, o)) == 0)
-        rc = wg_catalog_from_registry(&entries, doc, io->category, ref);
+        rc = wg_catalog_from_registry_stats(&entries, &st, doc, io->category, ref);
     wg_catalog_free(ref);
     json_decref(doc);
     if (rc == 0 && io->dry_run) {
@@ -302,9 +307,16 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
         rc = wg_catalog_import_local(&added, dir, entries);
     if (rc == 0) {
         printf("imported %zu server%s into %s/catalog.json:", added, added == 1 ? "" : "s", dir);
-        for (size_t i = 0; i < json_array_size(entries); i++)
+        size_t n = json_array_size(entries), shown = n < IMPORT_LIST_MAX ? n : IMPORT_LIST_MAX;
+        for (size_t i = 0; i < shown; i++)
             printf(" %s", json_string_value(json_object_get(json_array_get(entries, i), "id")));
+        if (n > shown)
+            printf(" ... and %zu more", n - shown);
         printf("\n");
+        if (st.present || st.deleted || st.old_versions || st.renamed)
+            printf("skipped %zu already in the catalog, %zu deleted, %zu older versions; "
+                   "%zu renamed (id taken: owner-qualified)\n", st.present, st.deleted,
+                   st.old_versions, st.renamed);
     }
     json_decref(entries);
     free(dir);

@@ -70,10 +70,11 @@ static int do_next(const char *cmd, storecli *s, wg_pool *p, int reveal)
     int rc = wg_pool_get_key(p, &key, &name);
     if (rc < 0)
         return wg_cli_fail(cmd, "%s", wg_error_last());
+    if (reveal && (rc = storecli_log_first(s, cmd, "pool_key_revealed",
+                                           json_pack("{s:s,s:s}", "provider", wg_pool_provider(p),
+                                                     "name", name), "the key")) != WG_EXIT_OK)
+        return rc;   /* the key is shown only once its reveal is on record */
     printf("%s\n", reveal ? key : name);
-    if (reveal)
-        storecli_log(s, cmd, "pool_key_revealed",
-                     json_pack("{s:s,s:s}", "provider", wg_pool_provider(p), "name", name));
     return WG_EXIT_OK;
 }
 

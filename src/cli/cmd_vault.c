@@ -26,7 +26,8 @@ static void help(void)
         "\n"
         "  set      reads the value from stdin (one trailing newline is dropped) and\n"
         "           stores it; type, expiry and scopes are sealed with it\n"
-        "  get      prints the value to stdout (audit-logged as vault_read)\n"
+        "  get      prints the value to stdout, after its vault_read audit row is\n"
+        "           written (when the row cannot be written: nothing, exit 1)\n"
         "  list     JSON [{name, metadata, updatedAt}], never values\n"
         "  delete   removes NAME; with --with-subkeys and NAME connector:<id>, also\n"
         "           every connector:<id>:* entry; prints the deleted names\n"
@@ -109,7 +110,12 @@ static int do_get(const char *cmd, storecli *s, const char *name)
     int rc = wg_vault_get(&e, s->vault, name);
     if (rc < 0)
         return rc == WG_EINVAL ? wg_cli_error(cmd, rc) : wg_cli_fail(cmd, "%s", wg_error_last());
-    storecli_log(s, cmd, "vault_read", json_pack("{s:s}", "name", name));
+    /* Fail closed, as the service does: no audit row, no secret. */
+    if ((rc = storecli_log_first(s, cmd, "vault_read", json_pack("{s:s}", "name", name),
+                                 "the value")) != WG_EXIT_OK) {
+        wg_vault_entry_free(e);
+        return rc;
+    }
     fwrite(e->value, 1, e->value_len, stdout);
     if (isatty(STDOUT_FILENO))
         fputc('\n', stdout);

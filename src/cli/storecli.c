@@ -22,6 +22,11 @@ int storecli_open(storecli *s, const char *cmd, const char *data_dir, int want_v
         storecli_close(s);
         return code == WG_EXIT_USAGE ? WG_EXIT_FAIL : code;
     }
+    int64_t legacy = wg_audit_legacy_sealed(s->audit);
+    if (legacy)
+        fprintf(stderr, "waggle %s: note: the audit log's %lld existing rows were written before "
+                "it was anchored; they are now anchored as found (audit_anchored row #%lld)\n",
+                cmd, (long long)legacy, (long long)(legacy + 1));
     return WG_EXIT_OK;
 }
 
@@ -34,12 +39,27 @@ void storecli_close(storecli *s)
     memset(s, 0, sizeof *s);
 }
 
-void storecli_log(storecli *s, const char *cmd, const char *event, json_t *input)
+static int log_row(storecli *s, const char *event, json_t *input)
 {
     wg_audit_record r = { .event = event, .actor = "cli", .input = input, .decision = "ok" };
-    if (wg_audit_append(s->audit, &r, NULL) < 0)
-        fprintf(stderr, "waggle %s: warning: audit log: %s\n", cmd, wg_error_last());
+    int rc = input ? wg_audit_append(s->audit, &r, NULL) : wg_error_set(WG_ENOMEM, "out of memory");
     json_decref(input);
+    return rc;
+}
+
+void storecli_log(storecli *s, const char *cmd, const char *event, json_t *input)
+{
+    if (log_row(s, event, input) < 0)
+        fprintf(stderr, "waggle %s: warning: audit log: %s\n", cmd, wg_error_last());
+}
+
+int storecli_log_first(storecli *s, const char *cmd, const char *event, json_t *input,
+                       const char *what)
+{
+    if (log_row(s, event, input) == 0)
+        return WG_EXIT_OK;
+    return wg_cli_fail(cmd, "not showing %s: its %s audit row could not be written (%s)", what,
+                       event, wg_error_last());
 }
 
 long long storecli_number(const char *s)

@@ -26,6 +26,14 @@ void storecli_close(storecli *s);
  * but do not change the command's result (the change already happened). */
 void storecli_log(storecli *s, const char *cmd, const char *event, json_t *input_stolen);
 
+/* For a command about to reveal a secret (vault get, pool next --reveal):
+ * appends the row first and returns WG_EXIT_OK, or prints why it could
+ * not ("not showing <what>: ...") and returns WG_EXIT_FAIL, and then the
+ * caller must print nothing -- an unaudited read never happens, as in the
+ * service. */
+int storecli_log_first(storecli *s, const char *cmd, const char *event, json_t *input_stolen,
+                       const char *what);
+
 /* Parses a non-negative decimal integer; -1 when invalid. */
 long long storecli_number(const char *s);
 

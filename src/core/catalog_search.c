@@ -20,6 +20,9 @@
 #define W_SYNONYM      0.5f
 #define W_PREFIX       0.5f
 #define MAX_PREFIX     8
+#define W_INTENT       0.7f   /* words an intent rule means */
+#define CAT_BOOST      0.5f   /* score x (1 + CAT_BOOST) in a category the need belongs to */
+#define PRIOR_OFFICIAL 0.5f   /* a category listed without words: official servers first */
 #define BOOST_NAME     3.0f
 #define BOOST_EXACT_ID 5.0f
 
@@ -31,9 +34,13 @@ typedef struct {
 
 typedef struct {
     const wg_catalog_index *ix;
+    const wg_catalog_vocab *vocab;   /* NULL when it could not be built */
     qterm t[MAX_QTERMS];
     size_t n;
     size_t words;
+    unsigned char cat[WG_CATALOG_CATEGORY_COUNT];   /* categories the need belongs to */
+    char consumed[8][WG_CAT_WORD_MAX + 4];            /* stems an intent phrase took */
+    size_t nconsumed;
 } query;
 
 static void add_term(query *q, uint32_t tid, float w, int original)
@@ -56,14 +63,14 @@ static void add_prefix(query *q, const char *w, size_t len)
     size_t lo = 0, hi = ix->nterms;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (strncmp(ix->term[ix->sorted[mid]], w, len) < 0)
+        if (strncmp(wg_catalog__term(ix, ix->sorted[mid]), w, len) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (size_t i = lo, k = 0; i < ix->nterms && k < MAX_PREFIX; i++, k++) {
         uint32_t t = ix->sorted[i];
-        if (strncmp(ix->term[t], w, len) != 0)
+        if (strncmp(wg_catalog__term(ix, t), w, len) != 0)
             break;
         add_term(q, t, W_PREFIX, 0);
     }
@@ -71,11 +78,13 @@ static void add_prefix(query *q, const char *w, size_t len)
 
 static void add_synonyms(query *q, const char *w, size_t len)
 {
-    const wg_catalog_index *ix = q->ix;
-    for (uint32_t k = wg_strmap__get(&ix->vocab, w, len); k != UINT32_MAX; k = ix->vnext[k]) {
-        uint32_t r = ix->vrow[k];
-        for (uint32_t j = ix->row_start[r]; j < ix->row_start[r + 1]; j++) {
-            uint32_t t = wg_strmap__get(&ix->terms, ix->vstem[j], strlen(ix->vstem[j]));
+    const wg_catalog_vocab *v = q->vocab;
+    if (!v)
+        return;
+    for (uint32_t k = wg_strmap__get(&v->map, w, len); k != UINT32_MAX; k = v->vnext[k]) {
+        uint32_t r = v->vrow[k];
+        for (uint32_t j = v->row_start[r]; j < v->row_start[r + 1]; j++) {
+            uint32_t t = wg_catalog__term_find(q->ix, v->vstem[j], v->vlen[j]);
             if (t != UINT32_MAX)
                 add_term(q, t, W_SYNONYM, 0);
         }
@@ -88,13 +97,36 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
     if (pos >= MAX_QWORDS)
         return 1;
     q->words++;
-    uint32_t t = wg_strmap__get(&q->ix->terms, w, len);
+    for (size_t i = 0; i < q->nconsumed; i++)
+        if (strcmp(q->consumed[i], w) == 0)
+            return 0;
+    uint32_t t = wg_catalog__term_find(q->ix, w, len);
     if (t != UINT32_MAX)
         add_term(q, t, 1.0f, 1);
     else if (len >= 3)
         add_prefix(q, w, len);
     add_synonyms(q, w, len);
     return 0;
+}
+
+static void on_intent(void *ctx, const char *stem, size_t len, int category)
+{
+    query *q = ctx;
+    if (category == WG_CAT_CONSUME) {
+        if (q->nconsumed < sizeof q->consumed / sizeof q->consumed[0] && len <= WG_CAT_WORD_MAX) {
+            memcpy(q->consumed[q->nconsumed], stem, len);
+            q->consumed[q->nconsumed++][len] = '\0';
+        }
+        return;
+    }
+    if (!stem) {
+        if (category >= 0 && category < WG_CATALOG_CATEGORY_COUNT)
+            q->cat[category] = 1;
+        return;
+    }
+    uint32_t t = wg_catalog__term_find(q->ix, stem, len);
+    if (t != UINT32_MAX)
+        add_term(q, t, W_INTENT, 0);
 }
 
 /* Keeps the best cap hits in hits[0..*n), best first. Servers are offered in
@@ -131,11 +163,12 @@ static void accumulate(scratch *s, const wg_catalog_index *ix, const query *q)
         float w = q->t[i].w * ix->idf[t];
         for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
             const wg_catalog_posting *ps = &ix->post[p];
-            if (s->acc[ps->doc] == 0.0f)
-                s->touched[s->ntouched++] = ps->doc;
-            s->acc[ps->doc] += w * ps->impact + 1e-9f;
-            if (q->t[i].original && (ps->fields & (1u << WG_FLD_NAME)) && s->name_hits[ps->doc] < 255)
-                s->name_hits[ps->doc]++;
+            uint32_t d = ps->doc & WG_POST_DOC;
+            if (s->acc[d] == 0.0f)
+                s->touched[s->ntouched++] = d;
+            s->acc[d] += w * ps->impact + 1e-9f;
+            if (q->t[i].original && (ps->doc & WG_POST_NAME) && s->name_hits[d] < 255)
+                s->name_hits[d]++;
         }
     }
 }
@@ -150,7 +183,7 @@ static int exact_id(const wg_catalog *cat, const char *query_text)
     int n = wg_catalog_normalize_id(key, sizeof key, query_text);
     if (n <= 0)
         return -1;
-    uint32_t d = wg_strmap__get(&cat->ids, key, (size_t)n);
+    uint32_t d = wg_catalog__id_find(cat, key, (size_t)n);
     return d == UINT32_MAX ? -1 : (int)d;
 }
 
@@ -165,9 +198,21 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
     *n = 0;
     if (cap == 0 || cat->n == 0)
         return 0;
-    query q = { .ix = cat->index };
+    query q = { .ix = &cat->index, .vocab = wg_catalog__vocab_get() };
+    wg_catalog__intents(query_text, on_intent, &q);   /* first: phrases may take words */
     wg_catalog__words(query_text, query_word, &q);
     int exact = exact_id(cat, query_text);
+    uint32_t idx[WG_CATALOG_LIMIT_MAX + 1];
+    size_t lim = cap < WG_CATALOG_LIMIT_MAX ? cap : WG_CATALOG_LIMIT_MAX;
+    if (q.words == 0 && exact < 0 && want_cat >= 0) {
+        /* "--category Database server": nothing but stop words, so the
+         * category is what was asked for - list it, official servers first */
+        for (size_t d = 0; d < cat->n; d++)
+            if (cat->category[d] == want_cat)
+                offer(hits, idx, lim, n, cat, (uint32_t)d,
+                      1.0f + (cat->servers[d].official ? PRIOR_OFFICIAL : 0.0f));
+        return 0;
+    }
     if (q.n == 0 && exact < 0)
         return 0;
     scratch s = { 0 };
@@ -180,22 +225,22 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
         free(s.touched);
         return wg_error_set(WG_ENOMEM, "out of memory");
     }
-    accumulate(&s, cat->index, &q);
+    accumulate(&s, &cat->index, &q);
     if (exact >= 0) {
         if (s.acc[exact] == 0.0f)
             s.touched[s.ntouched++] = (uint32_t)exact;
         s.acc[exact] += BOOST_EXACT_ID;
     }
-    uint32_t idx[WG_CATALOG_LIMIT_MAX + 1];
-    size_t lim = cap < WG_CATALOG_LIMIT_MAX ? cap : WG_CATALOG_LIMIT_MAX;
     for (size_t i = 0; i < s.ntouched; i++) {
         uint32_t d = s.touched[i];
         if (want_cat >= 0 && cat->category[d] != want_cat)
             continue;
         float score = s.acc[d];
-        unsigned nl = cat->index->name_len[d];
+        unsigned nl = cat->index.name_len[d];
         if (nl > 0 && s.name_hits[d] >= nl)
             score += BOOST_NAME;
+        if (q.cat[cat->category[d]])
+            score *= 1.0f + CAT_BOOST;
         offer(hits, idx, lim, n, cat, d, score);
     }
     free(s.acc);

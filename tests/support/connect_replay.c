@@ -63,6 +63,30 @@ static void note(wgt_replay *r, const char *fmt, const char *a, const char *b)
         snprintf(r->problem, sizeof r->problem, fmt, a, b);
 }
 
+/* '*' matches any run of characters (values computed at call time, such as
+ * "now"); everything else matches itself. Iterative, linear-ish. */
+static int glob_match(const char *g, const char *s)
+{
+    const char *star = NULL, *resume = NULL;
+    while (*s) {
+        if (*g == '*') {
+            star = g++;
+            resume = s;
+        } else if (*g == *s) {
+            g++;
+            s++;
+        } else if (star) {
+            g = star + 1;
+            s = ++resume;
+        } else {
+            return 0;
+        }
+    }
+    while (*g == '*')
+        g++;
+    return *g == 0;
+}
+
 static int match(wgt_replay *r, struct MHD_Connection *c, const char *method, conn *k,
                  const json_t *req)
 {
@@ -74,6 +98,13 @@ static int match(wgt_replay *r, struct MHD_Connection *c, const char *method, co
         return 0;
     }
     const char *uri = json_string_value(json_object_get(req, "uri"));
+    const char *glob = json_string_value(json_object_get(req, "uri_glob"));
+    if (glob && !glob_match(glob, k->uri)) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "expected uri like %s, got", glob);
+        note(r, "%s %s", msg, k->uri);
+        return 0;
+    }
     if (uri && strcmp(uri, k->uri)) {
         char msg[1024];
         snprintf(msg, sizeof msg, "expected uri %s, got", uri);
@@ -121,6 +152,34 @@ static int match(wgt_replay *r, struct MHD_Connection *c, const char *method, co
     return 1;
 }
 
+/* Replaces every "{{base}}" in text (freed) with base: next-page links in
+ * recorded responses name the replay server itself. */
+static char *with_base(char *text, const char *base)
+{
+    static const char mark[] = "{{base}}";
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, mark)); p += sizeof mark - 1)
+        n++;
+    if (!n)
+        return text;
+    size_t bl = strlen(base), len = strlen(text) + n * bl + 1;
+    char *o = malloc(len), *w = o;
+    for (const char *p = text, *q; (q = strstr(p, mark)) || *p; p = q + sizeof mark - 1) {
+        if (!q) {
+            strcpy(w, p);
+            w += strlen(p);
+            break;
+        }
+        memcpy(w, p, (size_t)(q - p));
+        w += q - p;
+        memcpy(w, base, bl);
+        w += bl;
+    }
+    *w = 0;
+    free(text);
+    return o;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
                                const char *method, const char *version,
                                const char *upload, size_t *upload_size, void **con_cls)
@@ -159,6 +218,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         const json_t *b = json_object_get(resp, "body");
         const char *bt = json_string_value(json_object_get(resp, "body_text"));
         payload = bt ? strdup(bt) : (b && !json_is_null(b)) ? json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY) : strdup("");
+        payload = with_base(payload, r->base);
         hdrs = json_incref(json_object_get(resp, "headers"));
     } else {
         r->next++;
@@ -170,7 +230,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     const char *hn;
     json_t *hv;
     json_object_foreach(hdrs, hn, hv) {
-        MHD_add_response_header(resp, hn, json_string_value(hv));
+        char *value = with_base(strdup(json_string_value(hv)), r->base);
+        MHD_add_response_header(resp, hn, value);
+        free(value);
         has_ct |= strcasecmp(hn, "Content-Type") == 0;
     }
     if (!has_ct)

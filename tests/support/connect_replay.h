@@ -5,13 +5,16 @@
  * part is checked against what arrived:
  *   "method"     exact ("GET")
  *   "uri"        the raw request target as sent (path + query, still encoded)
+ *   "uri_glob"   the same with '*' matching any run (values computed at call
+ *                time, such as a default "now")
  *   "headers"    {name: value} that must be present with exactly that value;
  *                a null value means the header must be absent
  *   "body"       JSON that must equal the parsed body
  *   "body_text"  exact raw body
  *   "no_body"    true: the body must be empty
  * The response part is what the server answers: "status", "headers",
- * "body" (JSON, sent compact) or "body_text".
+ * "body" (JSON, sent compact) or "body_text"; "{{base}}" in a response is
+ * replaced by the server's own base URL (next-page links).
  *
  * A case file (tests/data/connect/<service>/<name>.json) adds what to run
  * and what to expect: {"tool", "args", "creds"?: {"token","email","extra"},

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <sys/stat.h>
 #include "wgtest.h"
+#include "../../../bench/catalog_gen.h"
 
 static wgt_result run(const char *const *argv)
 {
@@ -46,6 +48,24 @@ Test(cli_catalog, search_options_after_words_and_category_filter)
     cr_assert_eq(json_integer_value(json_object_get(v, "matchCount")), 3);
     json_decref(v);
     wgt_result_free(&r);
+}
+
+Test(cli_catalog, a_category_without_words_lists_it)
+{
+    static const char *const cases[][8] = {
+        { "catalog", "search", "--category", "Database", "server", "--compact", NULL },
+        { "catalog", "search", "--category", "Database", "--compact", NULL },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        wgt_result r = run(cases[i]);
+        cr_assert_eq(r.status, 0, "case %zu: %s", i, r.err);
+        json_t *v = json_of(&r);
+        cr_assert_eq(json_integer_value(json_object_get(v, "matchCount")), 10, "case %zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(v, "matches"), 0),
+                                                           "category")), "Database");
+        json_decref(v);
+        wgt_result_free(&r);
+    }
 }
 
 Test(cli_catalog, bad_usage_exits_2_with_a_reason)
@@ -115,7 +135,7 @@ Test(cli_catalog, categories_prints_14)
     wgt_result_free(&r);
 }
 
-Test(cli_catalog, import_merges_registry_servers_then_refuses_collisions)
+Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken_ids)
 {
     char *dir = wgt_tmpdir();
     const char *imp[] = { "catalog", "import", "--data-dir", dir,
@@ -146,17 +166,27 @@ Test(cli_catalog, import_merges_registry_servers_then_refuses_collisions)
     json_decref(v);
     wgt_result_free(&r);
 
-    r = run(imp);   /* the same servers again */
-    cr_assert_eq(r.status, 2);
-    cr_assert_not_null(strstr(r.err, "weather-alerts"), "%s", r.err);
+    r = run(imp);   /* the same servers again: already there, nothing added */
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "imported 0 servers"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "skipped 2 already in the catalog"), "%s", r.out);
     wgt_result_free(&r);
 
+    /* another server whose id is taken gets its owner's name, never the
+     * catalog's own entry */
     const char *col[] = { "catalog", "import", "--data-dir", dir,
                           WG_TEST_DATA_DIR "/catalog/registry_collides.json", NULL };
     r = run(col);
-    cr_assert_eq(r.status, 2);
-    cr_assert_not_null(strstr(r.err, "id \"sentry\" is used by two entries"), "%s", r.err);
-    cr_assert_not_null(strstr(r.err, "someone/sentry-mcp"), "%s", r.err);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "someone-sentry"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "1 renamed"), "%s", r.out);
+    wgt_result_free(&r);
+    const char *own[] = { "catalog", "show", "--data-dir", dir, "sentry", NULL };
+    r = run(own);
+    cr_assert_eq(r.status, 0);
+    v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "url")), "https://github.com/getsentry/sentry-mcp");
+    json_decref(v);
     wgt_result_free(&r);
 
     const char *bad[] = { "catalog", "import", "--data-dir", dir,
@@ -193,4 +223,60 @@ Test(cli_catalog, export_lists_every_server_in_registry_format)
     cr_assert_not_null(json_object_get(json_object_get(first, "repository"), "url"));
     json_decref(v);
     wgt_result_free(&r);
+}
+
+/* Issue 12: the official registry's list format at scale - 20,000 servers
+ * through `waggle catalog import`, then searched and shown from the cached
+ * index. */
+Test(cli_catalog, import_of_20000_registry_servers_is_searchable)
+{
+    wg_catalog *cat = NULL;
+    cr_assert_eq(wg_catalog_open_embedded(&cat), 0);
+    char *doc = wggen_registry(cat, 20000);
+    size_t embedded = wg_catalog_count(cat);
+    wg_catalog_free(cat);
+    cr_assert_not_null(doc);
+    char *dir = wgt_tmpdir(), *file = NULL, *idx = NULL;
+    cr_assert_eq(wgt_write_file(dir, "registry.json", doc), 0);
+    cr_assert_geq(asprintf(&file, "%s/registry.json", dir), 0);
+    cr_assert_geq(asprintf(&idx, "%s/catalog.idx", dir), 0);
+    const char *imp[] = { "catalog", "import", "--data-dir", dir, file, NULL };
+    wgt_result r = run(imp);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "imported 20000 servers"), "%.200s", r.out);
+    cr_assert_not_null(strstr(r.out, "... and 19980 more"), "%.400s", r.out);
+    wgt_result_free(&r);
+    struct stat st;
+    cr_assert_eq(stat(idx, &st), 0, "no cached index after the import");
+
+    /* an id from the middle of the file, found by show and by its words */
+    json_t *reg = json_loads(doc, 0, NULL);
+    json_t *srv = json_object_get(json_array_get(json_object_get(reg, "servers"), 12345), "server");
+    const char *name = json_string_value(json_object_get(srv, "name"));
+    const char *slash = strrchr(name, '/');
+    cr_assert_not_null(slash);
+    const char *show[] = { "catalog", "show", "--data-dir", dir, "--compact", slash + 1, NULL };
+    r = run(show);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "description")),
+                     json_string_value(json_object_get(srv, "description")));
+    json_decref(v);
+    wgt_result_free(&r);
+
+    const char *search[] = { "catalog", "search", "--data-dir", dir, "--compact", "--limit", "30",
+                             json_string_value(json_object_get(srv, "title")), NULL };
+    r = run(search);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    v = json_of(&r);
+    cr_assert_eq(json_integer_value(json_object_get(v, "catalogSize")), (json_int_t)(20000 + embedded));
+    cr_assert_gt(json_integer_value(json_object_get(v, "matchCount")), 0);
+    json_decref(v);
+    wgt_result_free(&r);
+    json_decref(reg);
+    free(doc);
+    free(file);
+    free(idx);
+    wgt_rmtree(dir);
+    free(dir);
 }

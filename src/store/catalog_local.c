@@ -3,6 +3,7 @@
  * wg_catalog_import_local). The file is a JSON array in the catalog's format;
  * it is written whole to a temporary file and renamed, so a crash never
  * leaves half a catalog. */
+#include "store/files.h"
 #include "waggle/catalog.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
@@ -27,26 +28,15 @@ static int read_local(char **text, size_t *len, char **path_out, const char *dat
     *path_out = path;
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno == ENOENT ? 0 : wg_error_set(WG_EIO, "cannot open %s: %s", path, strerror(errno));
-    char *buf = malloc(LOCAL_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return wg_error_set(WG_ENOMEM, "out of memory");
+    /* Never through a symlink, never blocking on a FIFO (files.h). */
+    rc = wg_files__read(text, len, path, LOCAL_MAX);
+    if (rc == WG_ENOTFOUND) {
+        wg_error_clear();
+        return 0;
     }
-    size_t n = fread(buf, 1, LOCAL_MAX + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n > LOCAL_MAX) {
-        free(buf);
-        return wg_error_set(bad ? WG_EIO : WG_EINVAL, "%s: %s", path,
-                            bad ? "read failed" : "larger than 16 MiB");
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
+    if (rc == WG_EDENIED)
+        return wg_error_set(WG_EINVAL, "%s: not a regular file, or larger than 16 MiB", path);
+    return rc < 0 ? wg_error_set(rc, "cannot read %s", path) : 0;
 }
 
 int wg_catalog_open(wg_catalog **out, const char *data_dir)
@@ -71,26 +61,8 @@ int wg_catalog_open(wg_catalog **out, const char *data_dir)
 
 static int write_atomic(const char *path, const char *text)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int rc = 0;
-    if (!f) {
-        rc = wg_error_set(WG_EIO, "cannot write %s: %s", tmp, strerror(errno));
-    } else {
-        size_t len = strlen(text);
-        int bad = fwrite(text, 1, len, f) != len;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            rc = wg_error_set(WG_EIO, "cannot write %s: %s", path, strerror(errno));
-            unlink(tmp);
-        }
-    }
-    free(tmp);
-    return rc;
+    int rc = wg_files__write_atomic(path, text, strlen(text));   /* 0600, temp + rename */
+    return rc < 0 ? wg_error_set(rc, "cannot write %s", path) : 0;
 }
 
 int wg_catalog_import_local(size_t *added, const char *data_dir, const json_t *entries)

@@ -39,6 +39,8 @@ extern "C" {
 /* What the registry needs from the vault: named secrets with JSON metadata.
  * Every function returns 0 or a negative WG_E*; get returns WG_ENOTFOUND
  * when the name is absent. Out-values are new (free(), json_decref). */
+struct wg_connect_vault_item;
+
 typedef struct wg_connect_vault {
     void *ctx;
     int (*get)(void *ctx, const char *name, char **value, json_t **meta);
@@ -52,7 +54,33 @@ typedef struct wg_connect_vault {
      * current value at the limit; other WG_E* on failure. May be NULL: a
      * counted action (the email daily limit) then refuses to run. */
     int (*take)(void *ctx, const char *name, long limit, long *count);
+    /* Sets (value non-NULL) or deletes (value NULL) every item in one
+     * transaction: all of them or none (an OAuth2 refresh writes the access
+     * token, its expiry and a rotated refresh token together). Deleting an
+     * absent name is not an error. May be NULL: callers then fall back to
+     * set/del one by one. */
+    int (*set_many)(void *ctx, const struct wg_connect_vault_item *items, size_t n);
+    /* A lease lock shared by the threads and processes using this vault (a
+     * row in the store; migration 4): taken when free, when its lease ran
+     * out, or when owner already holds it (the lease is renewed). 0 taken;
+     * WG_EBUSY held by another owner; other WG_E* on failure. unlock
+     * releases it only if owner holds it. May be NULL: the token manager
+     * then serialises the threads of one process only. */
+    int (*lock)(void *ctx, const char *name, const char *owner, long ttl_ms);
+    int (*unlock)(void *ctx, const char *name, const char *owner);
 } wg_connect_vault;
+
+/* The seam over the store's encrypted vault (waggle/vault.h), every
+ * function filled: what the server and the CLI use. v is borrowed. */
+struct wg_vault;
+void wg_connect_vault_of(wg_connect_vault *out, struct wg_vault *v);
+
+/* One write of wg_connect_vault.set_many. Borrowed. */
+typedef struct wg_connect_vault_item {
+    const char *name;
+    const char *value;          /* NULL: delete name */
+    const json_t *meta;         /* may be NULL */
+} wg_connect_vault_item;
 
 /* Audit sink. entry is borrowed: {actionType, description, requiresApproval,
  * tool, success, error?}. Never receives argument values or credentials. */
@@ -126,6 +154,9 @@ typedef struct wg_connector_creds {
     char *base_url;     /* connector:<id>:base_url (self-hosted, tests) */
     char *extra;        /* connector:<id>:<spec->extra_key>, e.g. from_email */
     char *expires_at;   /* metadata expiresAt (ISO) or NULL */
+    char *connection;   /* the vault id holding the credential: the connector's
+                           own id, or its shared OAuth2 connection ("google") */
+    int refreshable;    /* OAuth2: a refresh token is stored with it */
     /* Who stored base_url (its vault metadata "setBy"; absent = app). A
      * base URL of a connector that is not self_hostable is used only when
      * the operator stored it. */
@@ -144,6 +175,12 @@ typedef struct wg_connector_call {
      * outbound connection an operation opens goes through it
      * (src/connect/upstream.h). */
     const wg_upstream_policy *upstream;
+    /* OAuth2: asks for a fresh access token after the upstream refused
+     * creds->token (HTTP 401). On 0, creds->token is the new token (creds
+     * is the registry's private copy for this one call). Callers retry at
+     * most once. NULL when the connector cannot refresh. */
+    int (*reauth)(void *reauth_ctx);
+    void *reauth_ctx;
 } wg_connector_call;
 
 typedef struct wg_connector_ops {
@@ -155,6 +192,12 @@ typedef struct wg_connector_ops {
      * and *error (new, sanitized) says why. */
     int (*health)(char **error, const wg_connector_call *call);
 } wg_connector_ops;
+
+/* A setting whose value must be a whole decimal number in [min, max]. */
+typedef struct wg_connector_number_setting {
+    const char *name;          /* one of the spec's settings */
+    long long min, max;
+} wg_connector_number_setting;
 
 struct wg_connector_spec {
     const char *id;
@@ -174,11 +217,29 @@ struct wg_connector_spec {
     /* Settings a person may store as connector:<id>:<name> (besides email
      * and base_url), NULL-terminated "name" strings, or NULL. */
     const char *const *settings;
+    /* OAuth2 (waggle/oauth.h): the provider row that refreshes this
+     * connector's tokens ("google", "microsoft", "salesforce", ...), or
+     * NULL (the credential is used as stored, never refreshed). */
+    const char *oauth_provider;
+    /* A shared connection: when connector:<id> is absent the credential is
+     * read from connector:<connection> (with its :refresh, :client_id,
+     * :client_secret keys), so one Google sign-in serves gcal, gmail,
+     * gdocs, gdrive and gsheets, and one Microsoft sign-in the four Graph
+     * connectors. NULL: the connector's own id is its connection. */
+    const char *connection;
+    /* The OAuth2 scopes the connector needs, space-separated; `waggle
+     * connectors oauth` asks for the union over every connector of the
+     * connection. */
+    const char *oauth_scopes;
     /* 1 when the service also runs on people's own servers (GitHub
      * Enterprise, GitLab, Jira, Confluence, KVARK): the app may then give a
      * base URL on connect. For every other connector only the operator may
      * (docs/security.md 2.2). */
     int self_hostable;
+    /* Which of those settings are numbers, with their bounds ({NULL}
+     * ends), or NULL. wg_registry_set_setting refuses any other value, so
+     * the CLI and the service agree. */
+    const wg_connector_number_setting *number_settings;
 };
 
 /* ---- SDK helpers (spec 8.1) --------------------------------------------- */
@@ -263,6 +324,12 @@ int wg_registry_connected(json_t **out, const wg_registry *reg);
 /* Status string "connected" | "expired" | "disconnected" from the vault. */
 const char *wg_registry_status(const wg_registry *reg, const char *id);
 
+/* The vault id whose credential connector id uses now: its own id, or its
+ * shared connection (spec->connection, e.g. "google"); NULL when it has no
+ * stored credential or id is unknown. Copied into buf (n bytes). */
+const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
+                                      size_t n);
+
 /* {…definition…} of every connector, in registration order (JSON array). */
 int wg_registry_definitions(json_t **out, const wg_registry *reg);
 
@@ -319,8 +386,9 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
 
 /* The tier's connectorLimit (waggle/tier.h; reference 13 item 19), checked
  * before wg_registry_connect by every front end (HTTP and CLI). A slot is
- * held by every non-demo connector with a stored credential, expired ones
- * too (a refresh is a reconnect). Rules, first match wins:
+ * held by every stored credential of a non-demo connector, expired ones
+ * too (a refresh is a reconnect); a shared OAuth2 connection ("google")
+ * is one slot however many connectors use it. Rules, first match wins:
  *   connector.limit.demo       a demo connector: never counts, allowed
  *   connector.limit.reconnect  id already holds a slot: always allowed
  *   connector.limit.unlimited  the effective tier has no limit: allowed
@@ -346,9 +414,11 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
                             const char *id, wg_tier effective);
 
 /* Stores one connector setting connector:<id>:<name> (e.g. email's
- * smtp_url). name must be one of spec->settings; value must be printable.
+ * smtp_url). name must be one of spec->settings; value must be printable,
+ * and a whole number within bounds for spec->number_settings.
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (unknown setting, control
- * characters), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
+ * characters, not a number or out of bounds; the message names the setting,
+ * never the value), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
 int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value);
 
 /* Deletes connector:<id> and every connector:<id>:* key and clears the

@@ -134,6 +134,22 @@ int wg_store_setting_set(wg_store *st, const char *key, const char *value);
  * transaction on st. count may be NULL. */
 int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
 
+/* ---- lease locks (migration 4) ---------------------------------------- */
+
+/* A named lock with a lease, shared by every thread, process and replica
+ * on the store (table store_locks). Taken for owner until now_ms + ttl_ms
+ * when it is free, when the holder's lease ran out (a crashed holder never
+ * blocks for longer than its ttl), or when owner holds it already (the
+ * lease is renewed). One conditional upsert decides, so two takers never
+ * both win. now_ms 0 = the real clock. Returns 0 (taken), WG_EBUSY
+ * (another owner holds a live lease), WG_EINVAL, WG_ESTORE. Must not be
+ * called inside a transaction of another thread's making (like every call). */
+int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
+                       int64_t now_ms);
+
+/* Releases the lock when owner holds it; 0 also when it did not. */
+int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
+
 /* ---- back-end interface (for back-end authors) ----------------------- */
 
 typedef struct wg_store_backend {

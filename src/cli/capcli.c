@@ -111,9 +111,8 @@ capcli_connectors *capcli_connectors_load(const char *cmd, const char *data_dir)
     }
     open_vault(c, cmd, dir);
     free(dir);
-    wg_connect_vault cv = { c->vault, wg_vault_seam_get, wg_vault_seam_set,
-                            wg_vault_seam_del, wg_vault_seam_list,
-                            wg_vault_seam_take };
+    wg_connect_vault cv;
+    wg_connect_vault_of(&cv, c->vault);
     wg_registry_options opts = { .vault = c->vault ? &cv : NULL };
     if (wg_registry_new(&c->reg, &opts) < 0 || wg_captool_connectors(&c->items, &c->n, c->reg) < 0) {
         capcli_connectors_free(c);

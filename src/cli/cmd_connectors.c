@@ -42,7 +42,8 @@ static const char usage_text[] =
     "      --yes                 approve the call if the gate asks (you are the human)\n"
     "\n"
     "settings: email: smtp_url (smtps://host:465; without it email uses SendGrid),\n"
-    "from_email, from_name, max_daily (default 100); postgres: statement_timeout_ms.\n"
+    "from_email, from_name, max_daily (1-1000000, default 100); postgres:\n"
+    "statement_timeout_ms (100-600000). A bad value is refused (exit 2).\n"
     "\n"
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
@@ -56,7 +57,7 @@ static const char usage_text[] =
     "2 bad usage, 3 the call needs confirmation and there was no one to ask.\n"
     "\n"
     "example:\n"
-    "  printf '%%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
+    "  printf '%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
     "  waggle connectors call connector_github_create_issue \\\n"
     "      '{\"owner\":\"me\",\"repo\":\"hive\",\"title\":\"Bees are loose\"}'\n";
 
@@ -89,9 +90,7 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
         (rc = wg_vault_open(&e->vault, e->store)) < 0 ||
         (rc = wg_audit_open(&e->audit, e->store, e->vault)) < 0)
         return rc;
-    e->cv = (wg_connect_vault){ e->vault, wg_vault_seam_get, wg_vault_seam_set,
-                                wg_vault_seam_del, wg_vault_seam_list,
-                                wg_vault_seam_take };
+    wg_connect_vault_of(&e->cv, e->vault);
     e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
     wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
                               .allow_private_upstreams = allow_private,

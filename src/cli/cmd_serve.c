@@ -5,6 +5,7 @@
 #include "waggle/error.h"
 #include "waggle/server.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -21,6 +22,9 @@ static void usage(FILE *to)
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
         "                    [--allow-private-upstreams] [--allow-http-upstreams]\n"
+        "                    [--max-connections N] [--max-connections-per-ip N]\n"
+        "                    [--request-deadline SECONDS] [--idle-timeout SECONDS]\n"
+        "                    [--trusted-proxy ADDR]...\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -52,11 +56,37 @@ static void usage(FILE *to)
         "                       let connectors use plain http:// and SMTP without TLS\n"
         "                       (credentials then travel in clear text)\n"
         "\n"
+        "hostile clients (docs/security.md section 7):\n"
+        "  --max-connections N  open connections in all (default 1000, or less when\n"
+        "                       ulimit -n leaves less room; above that room: refused)\n"
+        "  --max-connections-per-ip N\n"
+        "                       open connections per client address, IPv6 per /64\n"
+        "                       (default 64); more are closed at once\n"
+        "  --request-deadline SEC  a request must arrive whole (request line to last\n"
+        "                       body byte) within SEC, however steadily it trickles\n"
+        "                       (default 30, 1-3600)\n"
+        "  --idle-timeout SEC   close a connection silent for SEC (default 30, 1-3600)\n"
+        "  --trusted-proxy ADDR an address (or ADDR/BITS) exempt from the per-address\n"
+        "                       limit, e.g. the HAProxy in front of replicas\n"
+        "                       (repeatable; also $WAGGLE_TRUSTED_PROXIES)\n"
+        "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
         "example:\n"
         "  waggle serve &\n"
         "  curl -H \"Authorization: Bearer $(cat ~/.waggle/api-token)\" localhost:3333/api/tier\n");
+}
+
+/* A whole decimal number in [min, max]. */
+static int number_arg(unsigned *out, const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
 }
 
 /* Appends the comma-separated items of s to list. */
@@ -83,7 +113,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *listen = NULL;
     const char *hosts[MAX_LIST + 1] = { 0 };
     const char *origins[MAX_LIST + 1] = { 0 };
-    int n_hosts = 0, n_origins = 0;
+    const char *proxies[MAX_LIST + 1] = { 0 };
+    int n_hosts = 0, n_origins = 0, n_proxies = 0;
     wg_server_options opt = { 0 };
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
@@ -96,6 +127,11 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "approval-ttl", required_argument, NULL, 'T' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "max-connections", required_argument, NULL, 'C' },
+        { "max-connections-per-ip", required_argument, NULL, 'M' },
+        { "request-deadline", required_argument, NULL, 'R' },
+        { "idle-timeout", required_argument, NULL, 'I' },
+        { "trusted-proxy", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -133,6 +169,27 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             opt.approval_ttl_s = (unsigned)t;
             break;
         }
+        case 'C':
+            if (number_arg(&opt.max_connections, optarg, 1, 1000000) < 0)
+                return wg_cli_usage(argv[0], "--max-connections must be 1-1000000");
+            break;
+        case 'M':
+            if (number_arg(&opt.max_connections_per_ip, optarg, 1, 1000000) < 0)
+                return wg_cli_usage(argv[0], "--max-connections-per-ip must be 1-1000000");
+            break;
+        case 'R':
+            if (number_arg(&opt.request_deadline_s, optarg, 1, 3600) < 0)
+                return wg_cli_usage(argv[0], "--request-deadline must be 1-3600 seconds");
+            break;
+        case 'I':
+            if (number_arg(&opt.timeout_s, optarg, 1, 3600) < 0)
+                return wg_cli_usage(argv[0], "--idle-timeout must be 1-3600 seconds");
+            break;
+        case 'X':
+            if (n_proxies == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --trusted-proxy", MAX_LIST);
+            proxies[n_proxies++] = optarg;
+            break;
         default: return wg_cli_usage(argv[0], "unknown option");
         }
     }
@@ -147,16 +204,20 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     }
     char *hosts_env = getenv("WAGGLE_ALLOWED_HOSTS") ? strdup(getenv("WAGGLE_ALLOWED_HOSTS")) : NULL;
     char *origins_env = getenv("WAGGLE_CORS_ORIGINS") ? strdup(getenv("WAGGLE_CORS_ORIGINS")) : NULL;
+    char *proxies_env = getenv("WAGGLE_TRUSTED_PROXIES") ? strdup(getenv("WAGGLE_TRUSTED_PROXIES")) : NULL;
     if (hosts_env)
         split_into(hosts, &n_hosts, hosts_env);
     if (origins_env)
         split_into(origins, &n_origins, origins_env);
+    if (proxies_env)
+        split_into(proxies, &n_proxies, proxies_env);
 
     char *dir = NULL;
     int rc = wg_datadir_open(&dir, data_dir);
     if (rc < 0) {
         free(hosts_env);
         free(origins_env);
+        free(proxies_env);
         return wg_cli_error(argv[0], rc);
     }
     opt.data_dir = dir;
@@ -164,6 +225,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     opt.api_token = getenv("WAGGLE_API_TOKEN");
     opt.allowed_hosts = hosts;
     opt.cors_origins = origins;
+    opt.trusted_proxies = proxies;
     opt.log = log_stderr;
 
     /* Block the stop signals before any thread starts so that only sigwait
@@ -190,5 +252,6 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     free(dir);
     free(hosts_env);
     free(origins_env);
+    free(proxies_env);
     return status;
 }

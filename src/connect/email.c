@@ -26,7 +26,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RECIPIENTS = 50, MAX_BODY = 1024 * 1024 };
+enum { MAX_RECIPIENTS = 50, MAX_BODY = 1024 * 1024,
+       MAX_DAILY_MAX = 1000000 };   /* bound of the max_daily setting */
 
 static const wg_connector_action actions[] = {
     { "send_email", "Send an email",
@@ -487,7 +488,8 @@ static int email_health(char **error, const wg_connector_call *call)
     } else {
         wg_connector_spec spec = *call->spec;
         spec.impl = &sendgrid;
-        wg_connector_call c2 = { &spec, call->creds, call->vault, call->upstream };
+        wg_connector_call c2 = *call;
+        c2.spec = &spec;
         rc = wg_rest_ops.health(error, &c2);
     }
     settings_free(&s);
@@ -498,6 +500,9 @@ static const wg_connector_ops ops = { email_execute, email_health };
 
 static const char *const settings_names[] = { "smtp_url", "from_email", "from_name", "max_daily",
                                                NULL };
+static const wg_connector_number_setting number_settings[] = {
+    { "max_daily", 1, MAX_DAILY_MAX }, { NULL, 0, 0 },
+};
 
 const wg_connector_spec wg_spec_email = {
     .id = "email",
@@ -514,4 +519,5 @@ const wg_connector_spec wg_spec_email = {
     .n_actions = COUNT(actions),
     .ops = &ops,
     .settings = settings_names,
+    .number_settings = number_settings,
 };

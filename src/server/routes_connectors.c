@@ -5,7 +5,8 @@
  *   POST /api/connectors/:id/connect     {connected:true, connectorId}; 400 no token/apiKey;
  *                                        404 unknown id; 503 no vault; 403
  *                                        TIER_INSUFFICIENT past the tier's connectorLimit
- *   POST /api/connectors/:id/disconnect  {disconnected, connectorId, cleanedKeys}; 503 no vault
+ *   POST /api/connectors/:id/disconnect  {disconnected, connectorId, cleanedKeys}; 503 no vault;
+ *                                        404 unknown id with nothing stored under it
  * The error bodies are the original's ({error:"Connector not found"} …).
  * The work is in the registry (src/connect/registry.c); the credential goes
  * to the vault and the connector reloads from it at once (reference 13
@@ -117,6 +118,14 @@ static int disconnect(wg_res *res, const wg_req *req)
         return original_error(res, 503, "Vault not available");
     if (rc < 0)
         return rc;
+    /* An unknown id answers 404 like connect, unless it had credentials
+     * (a connector removed since, or stale keys): those are still cleaned. */
+    if (!wg_registry_get(req->ctx->registry, id) &&
+        !json_is_true(json_object_get(out, "disconnected")) &&
+        json_integer_value(json_object_get(out, "cleanedKeys")) == 0) {
+        json_decref(out);
+        return original_error(res, 404, "Connector not found");
+    }
     wg_server_logf(req->ctx, "connector %s disconnected", id);
     return wg_res_json(res, 200, out);
 }

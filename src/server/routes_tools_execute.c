@@ -177,7 +177,7 @@ static int execute(wg_res *res, const wg_req *req)
         return 0;
     wg_risk_level risk;
     if (wg_registry_action_risk(&risk, req->ctx->registry, tool) < 0)
-        return wg_res_error(res, 404, "NOT_FOUND", "'%s' is not a connector tool", tool);
+        return wg_res_error(res, 404, "NOT_FOUND", "tool is not a connector tool");
     json_t *empty = args ? NULL : json_object();
     const json_t *a = args ? args : empty;
     wg_gate_decision d;
@@ -251,7 +251,7 @@ static int approval(wg_res *res, const wg_req *req)
     }
     pthread_mutex_unlock(&st->mu);
     if (!found)
-        return wg_res_error(res, 404, "NOT_FOUND", "no pending approval %s", id);
+        return wg_res_error(res, 404, "NOT_FOUND", "no pending approval with this id");
     if (expired) {
         wg_server_logf(req->ctx, "approval %.8s… expired for %s", id, found->tool);
         audit_step(req, "approval_denied", found->tool, found->args, "approval.expired");

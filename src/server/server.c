@@ -188,9 +188,7 @@ static int init_handles(wg_server *srv)
     srv->ctx.store = srv->store;
     srv->ctx.vault_db = srv->vault_db;
     srv->ctx.audit = srv->audit;
-    srv->vault_seam = (wg_connect_vault){ srv->vault_db, wg_vault_seam_get, wg_vault_seam_set,
-                                          wg_vault_seam_del, wg_vault_seam_list,
-                                          wg_vault_seam_take };
+    wg_connect_vault_of(&srv->vault_seam, srv->vault_db);
     srv->audit_seam = (wg_connect_audit){ srv->audit, wg_audit_seam_log };
     wg_registry_options ro = { 0 };
     ro.vault = &srv->vault_seam;
@@ -280,8 +278,12 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
         goto fail;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = opt->threads ? opt->threads : (cores > 0 ? (unsigned)cores : 1);
-    if ((rc = wg_http__start(srv, srv->listen_host, port, threads,
-                             opt->timeout_s ? opt->timeout_s : DEFAULT_TIMEOUT_S)) < 0)
+    wg_http_limits lim = { threads, opt->timeout_s ? opt->timeout_s : DEFAULT_TIMEOUT_S,
+                           opt->max_connections, opt->max_connections_per_ip,
+                           opt->request_deadline_s, opt->trusted_proxies, 0 };
+    while (lim.trusted && lim.trusted[lim.n_trusted])
+        lim.n_trusted++;
+    if ((rc = wg_http__start(srv, srv->listen_host, port, &lim)) < 0)
         goto fail;
     wg_server_logf(&srv->ctx, "waggled %s listening on http://%s%s%s:%u data_dir=%s threads=%u",
                    WAGGLE_VERSION, strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,

@@ -80,7 +80,7 @@ TestSuite(store_pg, .init = setup, .fini = teardown);
 
 Test(store_pg, migrates_once_and_settings_roundtrip)
 {
-    cr_assert_geq(wg_store_schema_version(st), 2);
+    cr_assert_geq(wg_store_schema_version(st), 4, "2 = audit anchor, 4 = lease locks");
     wg_store *again = NULL;
     cr_assert_eq(wg_store_open_backend(&again, wg_store_postgres_backend(), conninfo, NULL), 0);
     wg_store_free(again);
@@ -90,6 +90,22 @@ Test(store_pg, migrates_once_and_settings_roundtrip)
     cr_assert_eq(wg_store_setting_get(&v, st, "a"), 0);
     cr_assert_str_eq(v, "2");
     free(v);
+}
+
+/* migration 4 on PostgreSQL: the same lease semantics as on SQLite */
+Test(store_pg, lease_locks)
+{
+    const int64_t t0 = 7000000;
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "a", 100, t0), 0, "%s",
+                 wg_error_last());
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "b", 100, t0 + 99), WG_EBUSY);
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "a", 100, t0 + 99), 0);
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "b", 100, t0 + 198), WG_EBUSY);
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "b", 100, t0 + 199), 0);
+    cr_assert_eq(wg_store_lock_release(st, "oauth-refresh:google", "a"), 0);
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "a", 100, t0 + 200), WG_EBUSY);
+    cr_assert_eq(wg_store_lock_release(st, "oauth-refresh:google", "b"), 0);
+    cr_assert_eq(wg_store_lock_take(st, "oauth-refresh:google", "a", 100, t0 + 201), 0);
 }
 
 Test(store_pg, vault_roundtrip_wrong_key_and_moved_ciphertext)

@@ -124,7 +124,7 @@ Test(token_files, length_bounds_31_32_1024_1025)
     memset(big, 0, sizeof big);
     for (int i = 0; i < 1025; i++)
         big[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[i % 36];
-    cr_assert_eq(wg_token_check(HEX32 + 1, "t"), WG_EINVAL, "31");
+    cr_assert_eq(wg_token_check(&HEX32[1], "t"), WG_EINVAL, "31");
     cr_assert_eq(wg_token_check(HEX32, "t"), 0, "32 hex chars (openssl rand -hex 16)");
     cr_assert_eq(wg_token_check(big, "t"), WG_EINVAL, "1025");
     big[1024] = '\0';

@@ -127,6 +127,21 @@ typedef struct wg_upstream_policy {
     const wg_upstream_resolver *resolver;   /* NULL: getaddrinfo */
 } wg_upstream_policy;
 
+/* What the operator grants connectors on this machine (docs/security.md
+ * 2.1, 2.3). Paths are resolved (realpath) by the registry. */
+typedef struct wg_connect_grants {
+    /* Directories an Obsidian vault may be (or lie under) when the app
+     * connects one, NULL-terminated; NULL: none. A vault the operator
+     * connected itself (CLI, admin token) needs no entry here. */
+    const char *const *obsidian_roots;
+    /* The data dir: never a vault, nor inside one's reach (the dir, what is
+     * inside it, its parents). NULL when the embedder has none. */
+    const char *data_dir;
+    /* 1: the postgres connector may use a privileged role (superuser,
+     * pg_read_server_files, …). Never the default. */
+    int allow_privileged_db_roles;
+} wg_connect_grants;
+
 /* ---- the connector description ----------------------------------------- */
 
 typedef enum {
@@ -154,6 +169,8 @@ typedef struct wg_connector_creds {
     char *base_url;     /* connector:<id>:base_url (self-hosted, tests) */
     char *extra;        /* connector:<id>:<spec->extra_key>, e.g. from_email */
     char *expires_at;   /* metadata expiresAt (ISO) or NULL */
+    /* Who stored the credential (metadata "setBy"; absent = app). */
+    wg_principal token_by;
     char *connection;   /* the vault id holding the credential: the connector's
                            own id, or its shared OAuth2 connection ("google") */
     int refreshable;    /* OAuth2: a refresh token is stored with it */
@@ -181,6 +198,8 @@ typedef struct wg_connector_call {
      * most once. NULL when the connector cannot refresh. */
     int (*reauth)(void *reauth_ctx);
     void *reauth_ctx;
+    /* The operator's local grants; NULL = none granted. */
+    const wg_connect_grants *grants;
 } wg_connector_call;
 
 typedef struct wg_connector_ops {
@@ -191,6 +210,12 @@ typedef struct wg_connector_ops {
     /* Probes the service. Returns 0 when healthy; otherwise a negative code
      * and *error (new, sanitized) says why. */
     int (*health)(char **error, const wg_connector_call *call);
+    /* May be NULL. Checks a credential before wg_registry_connect stores
+     * it: call->creds is the proposed one (token_by = who asks). Returns 0,
+     * or WG_EDENIED / WG_EINVAL / WG_EUPSTREAM with wg_error_last() saying
+     * why (never quoting the credential). The operation still checks at
+     * every call: the vault may change behind the registry's back. */
+    int (*validate)(const wg_connector_call *call);
 } wg_connector_ops;
 
 /* A setting whose value must be a whole decimal number in [min, max]. */
@@ -290,11 +315,17 @@ typedef struct wg_registry_options {
     int allow_private_upstreams;
     int allow_http_upstreams;
     const wg_upstream_resolver *resolver;   /* copied; NULL: getaddrinfo */
+    /* Local grants (see wg_connect_grants); copied, paths resolved: a root
+     * that does not exist, or that is /, the data dir, inside it or one of
+     * its parents, makes wg_registry_new fail with WG_EINVAL. */
+    const char *const *obsidian_roots;
+    const char *data_dir;
+    int allow_privileged_db_roles;
 } wg_registry_options;
 
 /* A registry with the built-in connectors registered (and the demo ones
  * when opts->demo), then loaded from the vault. *out is new: free with
- * wg_registry_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
+ * wg_registry_free. Returns 0, WG_EINVAL (a refused grant), WG_ENOMEM. */
 int wg_registry_new(wg_registry **out, const wg_registry_options *opts);
 void wg_registry_free(wg_registry *reg);
 
@@ -373,6 +404,9 @@ typedef struct wg_connect_request {
 } wg_connect_request;
 
 /* Stores the credential in the vault and connects the connector.
+ * The connector's validate operation runs first (Obsidian: the vault must
+ * be a root the operator allows; PostgreSQL: the role is inspected), and
+ * the vault records who stored the credential (metadata setBy).
  * A base URL is checked against the upstream policy (https:// unless http
  * is allowed; no user info, query or fragment; a literal address or a
  * localhost name must be allowed; names are resolved and checked at call

@@ -45,6 +45,10 @@ typedef struct wg_server_options {
     int allow_private_upstreams; /* connectors may reach loopback/private/link-local
                                     addresses (docs/security.md 3.2); never the default */
     int allow_http_upstreams;    /* connectors may use plain http:// (and SMTP without TLS) */
+    const char *const *obsidian_roots;  /* directories an Obsidian vault connected with the
+                                    API token may be or lie under (NULL-terminated) or
+                                    NULL; /, the data dir and its parents are refused */
+    int allow_privileged_db_roles; /* the postgres connector may use a privileged role */
     /* Hostile clients (docs/security.md section 7). */
     unsigned max_connections;    /* open connections in all; 0 -> 1000, less when
                                     RLIMIT_NOFILE leaves less room. Above the room

@@ -32,7 +32,8 @@ static const char *const catalog_help =
     "Commands:\n"
     "  search [--category C] [--limit N] QUERY...\n"
     "                        rank servers for a need, as the agent tool\n"
-    "                        find_connector does (limit 1..30, default 10)\n"
+    "                        find_connector does (limit 1..30, default 10);\n"
+    "                        with --category and no words, lists the category\n"
     "  categories            the 14 categories with server counts\n"
     "  normalize NAME...     print each name's normalized id, one per line\n"
     "  show ID               print one server (any spelling of its id)\n"
@@ -154,7 +155,7 @@ static int sub_search(int argc, char **argv, common_opts *o)
     int rc = parse_common(argc, argv, o, "c:l:", extra, search_extra, &s, "catalog search");
     if (rc)
         return rc;
-    if (optind >= argc)
+    if (optind >= argc && !s.category)   /* with --category alone, the category is listed */
         return wg_cli_usage("catalog search", "missing QUERY (what the user needs, in words)");
     if (s.category && wg_catalog_category_index(s.category) < 0)
         return wg_cli_usage("catalog search", "unknown category '%s'; see 'waggle catalog "

@@ -94,7 +94,7 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
     e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
     wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
                               .allow_private_upstreams = allow_private,
-                              .allow_http_upstreams = allow_http };
+                              .allow_http_upstreams = allow_http, .data_dir = e->dir };
     return wg_registry_new(&e->reg, &o);
 }
 

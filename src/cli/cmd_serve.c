@@ -22,6 +22,7 @@ static void usage(FILE *to)
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
         "                    [--allow-private-upstreams] [--allow-http-upstreams]\n"
+        "                    [--obsidian-root DIR]... [--allow-privileged-db-roles]\n"
         "                    [--max-connections N] [--max-connections-per-ip N]\n"
         "                    [--request-deadline SECONDS] [--idle-timeout SECONDS]\n"
         "                    [--trusted-proxy ADDR]...\n"
@@ -55,6 +56,14 @@ static void usage(FILE *to)
         "  --allow-http-upstreams\n"
         "                       let connectors use plain http:// and SMTP without TLS\n"
         "                       (credentials then travel in clear text)\n"
+        "  --obsidian-root DIR  an Obsidian vault connected over HTTP with the API token\n"
+        "                       must be DIR or lie under it (repeatable; none by default:\n"
+        "                       only vaults the operator connects, from the CLI or with\n"
+        "                       the admin token, are served). /, the data dir and its\n"
+        "                       parents are refused.\n"
+        "  --allow-privileged-db-roles\n"
+        "                       let the postgres connector use a superuser or a role\n"
+        "                       that reads/writes server files or runs programs\n"
         "\n"
         "hostile clients (docs/security.md section 7):\n"
         "  --max-connections N  open connections in all (default 1000, or less when\n"
@@ -113,8 +122,9 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *listen = NULL;
     const char *hosts[MAX_LIST + 1] = { 0 };
     const char *origins[MAX_LIST + 1] = { 0 };
+    const char *roots[MAX_LIST + 1] = { 0 };
     const char *proxies[MAX_LIST + 1] = { 0 };
-    int n_hosts = 0, n_origins = 0, n_proxies = 0;
+    int n_hosts = 0, n_origins = 0, n_roots = 0, n_proxies = 0;
     wg_server_options opt = { 0 };
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
@@ -127,6 +137,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "approval-ttl", required_argument, NULL, 'T' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "obsidian-root", required_argument, NULL, 'V' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
         { "max-connections", required_argument, NULL, 'C' },
         { "max-connections-per-ip", required_argument, NULL, 'M' },
         { "request-deadline", required_argument, NULL, 'R' },
@@ -143,6 +155,12 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         case 'D': opt.demo = 1; break;
         case 'P': opt.allow_private_upstreams = 1; break;
         case 'W': opt.allow_http_upstreams = 1; break;
+        case 'V':
+            if (n_roots == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --obsidian-root options", MAX_LIST);
+            roots[n_roots++] = optarg;
+            break;
+        case 'S': opt.allow_privileged_db_roles = 1; break;
         case 'H': if (n_hosts < MAX_LIST) hosts[n_hosts++] = optarg; break;
         case 'O': if (n_origins < MAX_LIST) origins[n_origins++] = optarg; break;
         case 't': {
@@ -225,6 +243,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     opt.api_token = getenv("WAGGLE_API_TOKEN");
     opt.allowed_hosts = hosts;
     opt.cors_origins = origins;
+    opt.obsidian_roots = roots;
     opt.trusted_proxies = proxies;
     opt.log = log_stderr;
 

@@ -496,7 +496,7 @@ static int email_health(char **error, const wg_connector_call *call)
     return rc;
 }
 
-static const wg_connector_ops ops = { email_execute, email_health };
+static const wg_connector_ops ops = { .execute = email_execute, .health = email_health };
 
 static const char *const settings_names[] = { "smtp_url", "from_email", "from_name", "max_daily",
                                                NULL };

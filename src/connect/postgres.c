@@ -341,7 +341,7 @@ static int pg_health(char **error, const wg_connector_call *call)
     return ok ? 0 : WG_EUPSTREAM;
 }
 
-static const wg_connector_ops ops = { pg_execute, pg_health };
+static const wg_connector_ops ops = { .execute = pg_execute, .health = pg_health };
 
 static const char *const settings_names[] = { "statement_timeout_ms", NULL };
 static const wg_connector_number_setting number_settings[] = {

@@ -16,6 +16,7 @@
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/paths.h"
 #include "waggle/oauth.h"
 #include "connect/upstream.h"
 
@@ -25,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+
+enum { MAX_ROOTS = 64 };   /* operator-granted Obsidian roots */
 
 typedef struct entry {
     const wg_connector_spec *spec;
@@ -43,6 +47,9 @@ struct wg_registry {
     wg_oauth *oauth;               /* token manager over the vault, or NULL */
     wg_upstream_resolver resolver;
     wg_upstream_policy upstream;   /* the operator's; handed to every call */
+    wg_connect_grants grants;      /* the operator's local grants, resolved */
+    char **roots;                  /* owned: grants.obsidian_roots */
+    char *data_dir;                /* owned: grants.data_dir */
     pthread_mutex_t mu;
 };
 
@@ -87,6 +94,7 @@ static wg_connector_creds *creds_copy(const wg_connector_creds *c)
     d->connection = dup_or_null(c->connection);
     d->refreshable = c->refreshable;
     d->base_url_by = c->base_url_by;
+    d->token_by = c->token_by;
     return d;
 }
 
@@ -107,6 +115,13 @@ static char *vault_get(const wg_registry *reg, const char *id, const char *sub, 
     if (reg->vault.get(reg->vault.ctx, name, &value, meta) < 0)
         return NULL;
     return value;
+}
+
+/* Who stored a vault entry: its metadata "setBy"; anything else is the app. */
+static wg_principal by_of(const json_t *meta)
+{
+    const char *by = json_string_value(json_object_get(meta, "setBy"));
+    return by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
 }
 
 /* Reads one connector's credential into a new creds (NULL when none): its
@@ -144,6 +159,7 @@ static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector
     }
     c->token = token;
     c->expires_at = dup_or_null(json_string_value(json_object_get(meta, "expiresAt")));
+    c->token_by = by_of(meta);
     c->email = vault_get(reg, spec->id, "email", NULL);
     json_t *bmeta = NULL;
     c->base_url = vault_get(reg, spec->id, "base_url", &bmeta);
@@ -152,8 +168,7 @@ static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector
         bmeta = NULL;
         c->base_url = vault_get(reg, conn, "base_url", &bmeta);
     }
-    const char *by = json_string_value(json_object_get(bmeta, "setBy"));
-    c->base_url_by = by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
+    c->base_url_by = by_of(bmeta);
     json_decref(bmeta);
     if (spec->extra_key)
         c->extra = vault_get(reg, spec->id, spec->extra_key, NULL);
@@ -221,6 +236,46 @@ int wg_registry_unregister(wg_registry *reg, const char *id)
     return 0;
 }
 
+/* Copies the operator's local grants, resolving every path: a root that
+ * does not resolve, or that may never be a root, fails the registry. */
+static int set_grants(wg_registry *reg, const wg_registry_options *opts)
+{
+    reg->grants.allow_privileged_db_roles = opts->allow_privileged_db_roles != 0;
+    if (opts->data_dir && *opts->data_dir) {
+        reg->data_dir = realpath(opts->data_dir, NULL);
+        if (!reg->data_dir && !(reg->data_dir = strdup(opts->data_dir)))
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        reg->grants.data_dir = reg->data_dir;
+    }
+    size_t n = 0;
+    while (opts->obsidian_roots && opts->obsidian_roots[n])
+        n++;
+    if (n > MAX_ROOTS)
+        return wg_error_set(WG_EINVAL, "at most %d Obsidian roots", MAX_ROOTS);
+    if (!n)
+        return 0;
+    if (!(reg->roots = calloc(n + 1, sizeof *reg->roots)))
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char *real = realpath(opts->obsidian_roots[i], NULL);
+        struct stat st;
+        if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+            free(real);
+            return wg_error_set(WG_EINVAL, "Obsidian root %s is not an existing directory",
+                                opts->obsidian_roots[i]);
+        }
+        const char *why = wg_path_forbidden_root(real, reg->grants.data_dir);
+        if (why) {
+            free(real);
+            return wg_error_set(WG_EINVAL, "Obsidian root %s is %s: never allowed",
+                                opts->obsidian_roots[i], why);
+        }
+        reg->roots[i] = real;
+    }
+    reg->grants.obsidian_roots = (const char *const *)reg->roots;
+    return 0;
+}
+
 int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
 {
     wg_registry *reg = calloc(1, sizeof *reg);
@@ -243,7 +298,9 @@ int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
         reg->resolver = *opts->resolver;
         reg->upstream.resolver = &reg->resolver;
     }
-    int rc = reg->has_vault ? wg_oauth_new(&reg->oauth, &reg->vault, &reg->upstream) : 0;
+    int rc = opts ? set_grants(reg, opts) : 0;
+    if (rc == 0 && reg->has_vault)
+        rc = wg_oauth_new(&reg->oauth, &reg->vault, &reg->upstream);
     size_t n;
     const wg_connector_spec *const *specs;
     if (rc == 0 && !(opts && opts->no_builtins)) {
@@ -251,7 +308,7 @@ int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = wg_registry_register(reg, specs[i]);
     }
-    if (opts && opts->demo) {
+    if (rc == 0 && opts && opts->demo) {
         specs = wg_connector_demo_specs(&n);
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = wg_registry_register(reg, specs[i]);
@@ -273,6 +330,10 @@ void wg_registry_free(wg_registry *reg)
     for (size_t i = 0; i < reg->n; i++)
         creds_free(reg->v[i].creds);
     free(reg->v);
+    for (char **r = reg->roots; r && *r; r++)
+        free(*r);
+    free(reg->roots);
+    free(reg->data_dir);
     wg_oauth_free(reg->oauth);
     pthread_mutex_destroy(&reg->mu);
     free(reg);
@@ -478,7 +539,7 @@ int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
     free(why);
     int rc = 0;
     wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL, &reg->upstream,
-                               NULL, NULL };
+                               NULL, NULL, &reg->grants };
     oauth_call oc;
     int prc = strcmp(status, "connected") == 0 ? oauth_prepare(&oc, &call, reg, e->spec, c) : 0;
     if (prc < 0) {
@@ -682,7 +743,7 @@ int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const 
     char *why = NULL;
     wg_connector_creds *c = e->spec->always_connected ? NULL : reload(reg, e, &expired, &why);
     wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL, &reg->upstream,
-                               NULL, NULL };
+                               NULL, NULL, &reg->grants };
     oauth_call oc;
     if (!e->spec->always_connected && !c) {
         res = wg_connector_fail("Not connected — connect %s first (waggle connectors connect %s)",
@@ -780,11 +841,23 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     int rc = check_request(req);
     if (rc == 0 && req->base_url)
         rc = check_base_url(reg, e->spec, req);
+    if (rc == 0 && e->spec->ops->validate) {
+        /* the proposed credential, as the operation will see it */
+        wg_connector_creds proposed = { .token = (char *)req->token, .email = (char *)req->email,
+                                        .base_url = (char *)req->base_url,
+                                        .expires_at = (char *)req->expires_at,
+                                        .token_by = req->principal,
+                                        .base_url_by = req->principal };
+        wg_connector_call call = { e->spec, &proposed, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream, NULL, NULL, &reg->grants };
+        rc = e->spec->ops->validate(&call);
+    }
     if (rc < 0)
         return rc;
     if (!reg->has_vault)
         return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
-    json_t *meta = json_pack("{s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type));
+    json_t *meta = json_pack("{s:s,s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type),
+                             "setBy", req->principal == WG_PRINCIPAL_OPERATOR ? "operator" : "app");
     if (!meta)
         return wg_error_set(WG_ENOMEM, "out of memory");
     if (req->expires_at)

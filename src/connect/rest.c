@@ -1263,4 +1263,4 @@ static int rest_health(char **error, const wg_connector_call *call)
     return 0;
 }
 
-const wg_connector_ops wg_rest_ops = { rest_execute, rest_health };
+const wg_connector_ops wg_rest_ops = { .execute = rest_execute, .health = rest_health };

@@ -113,6 +113,7 @@ static void release(wg_server *srv)
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
     free_list(srv->cors_origins);
+    free_list(srv->obsidian_roots);
     if (srv->api_token)
         sodium_memzero(srv->api_token, strlen(srv->api_token));
     if (srv->admin_token)
@@ -196,6 +197,9 @@ static int init_handles(wg_server *srv)
     ro.demo = srv->ctx.demo;
     ro.allow_private_upstreams = srv->allow_private_upstreams;
     ro.allow_http_upstreams = srv->allow_http_upstreams;
+    ro.obsidian_roots = (const char *const *)srv->obsidian_roots;
+    ro.data_dir = srv->data_dir;
+    ro.allow_privileged_db_roles = srv->allow_privileged_db_roles;
     srv->ctx.vault = &srv->vault_seam;
     if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
         return rc;
@@ -246,7 +250,8 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->data_dir = strdup(opt->data_dir);
     srv->allowed_hosts = copy_list(opt->allowed_hosts);
     srv->cors_origins = copy_list(opt->cors_origins);
-    if (!srv->data_dir || !srv->allowed_hosts || !srv->cors_origins) {
+    srv->obsidian_roots = copy_list(opt->obsidian_roots);
+    if (!srv->data_dir || !srv->allowed_hosts || !srv->cors_origins || !srv->obsidian_roots) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto fail;
     }
@@ -254,6 +259,7 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->ctx.demo = opt->demo;
     srv->allow_private_upstreams = opt->allow_private_upstreams != 0;
     srv->allow_http_upstreams = opt->allow_http_upstreams != 0;
+    srv->allow_privileged_db_roles = opt->allow_privileged_db_roles != 0;
     srv->ctx.autonomy_cap_ms = opt->autonomy_cap_ms > 0 ? opt->autonomy_cap_ms
                                                         : DEFAULT_AUTONOMY_CAP_MS;
     srv->ctx.approval_ttl_ms = (long long)(opt->approval_ttl_s > 0 ? opt->approval_ttl_s

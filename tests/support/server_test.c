@@ -49,6 +49,7 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.demo = cfg->demo;
         opt.allow_private_upstreams = cfg->allow_private_upstreams;
         opt.allow_http_upstreams = cfg->allow_http_upstreams;
+        opt.obsidian_roots = cfg->obsidian_roots;
         opt.approval_ttl_s = cfg->approval_ttl_s;
         opt.max_connections = cfg->max_connections;
         opt.max_connections_per_ip = cfg->max_connections_per_ip;

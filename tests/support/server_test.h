@@ -37,6 +37,7 @@ typedef struct wgt_server_config {
     unsigned approval_ttl_s;          /* 0: the server's default (300) */
     int allow_private_upstreams;      /* loopback replay upstreams need both */
     int allow_http_upstreams;
+    const char *const *obsidian_roots;  /* --obsidian-root DIR... */
     unsigned max_connections;         /* 0: the server's default */
     unsigned max_connections_per_ip;  /* 0: the server's default (64) */
     unsigned request_deadline_s;      /* 0: the server's default (30) */

@@ -50,6 +50,24 @@ Test(cli_catalog, search_options_after_words_and_category_filter)
     wgt_result_free(&r);
 }
 
+Test(cli_catalog, a_category_without_words_lists_it)
+{
+    static const char *const cases[][8] = {
+        { "catalog", "search", "--category", "Database", "server", "--compact", NULL },
+        { "catalog", "search", "--category", "Database", "--compact", NULL },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        wgt_result r = run(cases[i]);
+        cr_assert_eq(r.status, 0, "case %zu: %s", i, r.err);
+        json_t *v = json_of(&r);
+        cr_assert_eq(json_integer_value(json_object_get(v, "matchCount")), 10, "case %zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(v, "matches"), 0),
+                                                           "category")), "Database");
+        json_decref(v);
+        wgt_result_free(&r);
+    }
+}
+
 Test(cli_catalog, bad_usage_exits_2_with_a_reason)
 {
     static const char *const cases[][6] = {

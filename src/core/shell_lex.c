@@ -331,6 +331,36 @@ static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq)
     }
 }
 
+/* An array's elements joined by the first byte of IFS (none when IFS is
+ * empty), in quotes. */
+static void put_joined(lx *L, sh_word *w, const char *v, uint32_t n)
+{
+    const char *iv = " ";
+    uint32_t il = 1;
+    if (sh_var_value(L->cx, "IFS", 3, &iv, &il) && il > 0 && iv[0] == SH_MARK) {
+        put_mark(L, w, SH_K_PARAM);     /* IFS unseen: the joint is unseen */
+        w->flags |= SH_W_EXP;
+        return;
+    }
+    if (!room(L, n)) {
+        truncated(L, w);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (v[i] == SH_MARK && i + 1 < n && v[i + 1] == SH_K_SPLIT) {
+            if (il > 0)
+                put(L, w, iv[0]);
+            i++;
+        } else if (v[i] == SH_MARK && i + 1 < n) {
+            put_mark(L, w, v[i + 1]);
+            w->flags |= SH_W_EXP;
+            i++;
+        } else {
+            put(L, w, v[i]);
+        }
+    }
+}
+
 /* Variables whose conventional value is a program (the user's editor,
  * compiler, ...): not a hidden sudo, an unknown program. $SHELL and $BASH
  * are a shell. */
@@ -374,6 +404,10 @@ static void put_var(lx *L, sh_word *w, const char *name, size_t n, long sel, int
         return;
     }
     if (sh_var_value(L->cx, name, n, &v, &vl) && sh_charge(L->cx, sel > 0 ? vl : 0) == 0) {
+        if (sel == -2) {
+            put_joined(L, w, v, vl);
+            return;
+        }
         v = element(v, vl, sel, &vl);
         put_value(L, w, v, vl, in_dq);
         return;
@@ -413,8 +447,13 @@ static int param_value(lx *L, sh_word *w, const char *c, size_t n, int in_dq)
         return 1;
     }
     if (r[0] == '[' && r[rn - 1] == ']') {
-        if (rn == 3 && (r[1] == '@' || r[1] == '*')) {
+        if (rn == 3 && r[1] == '@') {
             put_var(L, w, c, k, -1, in_dq);
+            return 1;
+        }
+        if (rn == 3 && r[1] == '*') {
+            /* "${a[*]}": one word, the elements joined by IFS's first byte */
+            put_var(L, w, c, k, in_dq ? -2 : -1, in_dq);
             return 1;
         }
         long sel = 0;
@@ -1368,9 +1407,12 @@ enum {
 
 static int reserved(const lx *L, const sh_word *w)
 {
+    const char *t = L->cx->ar.text + w->off;
+    if ((w->flags & SH_W_BRACE) && w->len == 2 && t[0] == SH_MARK && t[1] == SH_K_BRACE_OPEN &&
+        !(w->flags & SH_W_QUOTED))
+        return RW_OPEN;                 /* a lone { (still marked for brace expansion) */
     if ((w->flags & (SH_W_QUOTED | SH_W_BRACE | SH_W_SPLIT)) || w->len == 0 || w->len > 6)
         return RW_NONE;
-    const char *t = L->cx->ar.text + w->off;
     switch (t[0]) {
     case '!': return w->len == 1 ? RW_LEAD : RW_NONE;
     case '{': return w->len == 1 ? RW_OPEN : RW_NONE;
@@ -1594,8 +1636,8 @@ static int append_word_rw(lx *L, const sh_word *wp, int rw)
     if (rw == RW_OPEN) {
         if (group_open(L) < 0)
             return -1;
-    } else if (!(rw == RW_IF && L->pending_body >= 0 && c->nw == L->lead + 1)) {
-        L->pending_body = -1;           /* f() if ...: the body is not followed */
+    } else {
+        L->pending_body = -1;
     }
     if (rw == RW_LEAD || rw == RW_IF || rw == RW_COPROC || rw == RW_OPEN) {
         L->lead++;
@@ -1653,6 +1695,15 @@ static int add_word_slow(lx *L, sh_word *wp)
     int cmdpos = c->nw == L->lead;
     int marked = (w.flags & (SH_W_BRACE | SH_W_SPLIT)) != 0;
     int rw = cmdpos ? reserved(L, &w) : RW_NONE;
+    if (L->pending_body >= 0 && cmdpos) {
+        /* name() must be followed by a compound command: f(){f|f&} is a
+         * syntax error bash refuses (the text fails closed) */
+        if (rw != RW_OPEN && rw != RW_IF && rw != RW_COND && rw != RW_CASE &&
+            !word_is(L, &w, "for") && !word_is(L, &w, "select"))
+            return -1;
+        if (rw != RW_OPEN)
+            L->pending_body = -1;       /* f() if ..., f() [[ .. ]]: the body is not followed */
+    }
     /* compound syntax whose words are not a simple command */
     if (rw == RW_COND) {
         a->ttop = w.off;

@@ -40,6 +40,11 @@ typedef struct wg_server_options {
                                     negative is WG_EINVAL (never unlimited) */
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
+    const char *max_autonomy;    /* the highest level an app may request: "normal",
+                                    "trusted" or "yolo"; NULL -> yolo (spec 7.3) */
+    const char *const *never_autopass;  /* tools that always ask (NULL-terminated; a
+                                    trailing '*' is a prefix), or NULL */
+    unsigned sse_heartbeat_ms;   /* an idle event stream's comment line; 0 -> 15 000 */
     int demo;                    /* register the demo connectors */
     wg_server_log_fn log;        /* may be NULL (silent) */
     void *log_ud;

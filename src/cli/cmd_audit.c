@@ -134,7 +134,7 @@ int cmd_audit(int argc, char **argv, const wg_cli *cli)
     if (verify && (q.limit || q.event))
         return wg_cli_usage(cmd, "verify checks the whole chain: no --limit or --event");
     storecli s;
-    int rc = storecli_open(&s, cmd, data_dir, 0);
+    int rc = storecli_open(&s, cmd, data_dir, NULL);
     if (rc != WG_EXIT_OK)
         return rc;
     rc = verify ? do_verify(cmd, &s, as_json) : do_list(cmd, &s, &q, as_json);

@@ -4,6 +4,7 @@
 #include "waggle/datadir.h"
 #include "waggle/error.h"
 #include "waggle/server.h"
+#include "waggle/types.h"
 
 #include <getopt.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@ static void usage(FILE *to)
         "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
+        "                    [--max-autonomy LEVEL] [--never-autopass TOOL]...\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -43,6 +45,13 @@ static void usage(FILE *to)
         "                       POST /api/approval/ID; after that it counts as denied,\n"
         "                       never runs, and the late answer gets 410 (default 300,\n"
         "                       1-86400)\n"
+        "  --max-autonomy L     the highest autonomy level an app may request: normal,\n"
+        "                       trusted or yolo (default). With trusted, a request for\n"
+        "                       yolo is decided at trusted (rule autonomy.max_level).\n"
+        "  --never-autopass T   tool T always waits for a person's approval, at every\n"
+        "                       level (rule operator.never_autopass); repeatable, a\n"
+        "                       trailing * matches a prefix, e.g.\n"
+        "                       --never-autopass connector_postgres_execute\n"
         "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
@@ -75,7 +84,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *listen = NULL;
     const char *hosts[MAX_LIST + 1] = { 0 };
     const char *origins[MAX_LIST + 1] = { 0 };
-    int n_hosts = 0, n_origins = 0;
+    const char *never[MAX_LIST + 1] = { 0 };
+    int n_hosts = 0, n_origins = 0, n_never = 0;
     wg_server_options opt = { 0 };
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
@@ -86,6 +96,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "threads", required_argument, NULL, 't' },
         { "autonomy-cap", required_argument, NULL, 'A' },
         { "approval-ttl", required_argument, NULL, 'T' },
+        { "max-autonomy", required_argument, NULL, 'M' },
+        { "never-autopass", required_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -121,6 +133,18 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             opt.approval_ttl_s = (unsigned)t;
             break;
         }
+        case 'M': {
+            wg_autonomy level;
+            if (wg_autonomy_parse(&level, optarg) < 0)
+                return wg_cli_usage(argv[0], "--max-autonomy must be normal, trusted or yolo");
+            opt.max_autonomy = optarg;
+            break;
+        }
+        case 'N':
+            if (n_never == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --never-autopass tools", MAX_LIST);
+            never[n_never++] = optarg;
+            break;
         default: return wg_cli_usage(argv[0], "unknown option");
         }
     }
@@ -152,6 +176,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     opt.api_token = getenv("WAGGLE_API_TOKEN");
     opt.allowed_hosts = hosts;
     opt.cors_origins = origins;
+    opt.never_autopass = never;
     opt.log = log_stderr;
 
     /* Block the stop signals before any thread starts so that only sigwait

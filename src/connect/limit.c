@@ -32,9 +32,19 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
     const wg_connector_spec *spec = wg_registry_get(reg, id);
     if (!spec)
         return wg_error_set(WG_ENOTFOUND, "no connector %s", id ? id : "(null)");
-    memset(out, 0, sizeof *out);
+    int used = 0;
     for (size_t i = 0; i < wg_registry_count(reg); i++)
-        out->used += holds_slot(reg, wg_registry_at(reg, i));
+        used += holds_slot(reg, wg_registry_at(reg, i));
+    wg_connector_limit_decide(out, spec, holds_slot(reg, spec), used, effective);
+    return 0;
+}
+
+void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connector_spec *spec,
+                               int holds, int used, wg_tier effective)
+{
+    const char *id = spec->id;
+    memset(out, 0, sizeof *out);
+    out->used = used;
     out->limit = wg_tier_capabilities_of(effective)->connector_limit;
     const char *tier = wg_tier_name(effective);
 
@@ -45,7 +55,7 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
     if (spec->always_connected) {
         out->rule = "connector.limit.demo";
         snprintf(r, n, "%s is a demo connector; demo connectors do not count", id);
-    } else if (holds_slot(reg, spec)) {
+    } else if (holds) {
         out->rule = "connector.limit.reconnect";
         snprintf(r, n, "%s is already connected; reconnecting replaces its credential and takes "
                  "no new slot", id);
@@ -71,5 +81,4 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
         wg_tier_require(&out->denial, effective, required);
         wg_error_set(WG_ETIER, "%s", out->reason);
     }
-    return 0;
 }

@@ -225,8 +225,22 @@ static const char *const m1[] = {
     NULL
 };
 
+/* 3: pending approvals (src/engine/approvals.c): one row per call waiting
+ * for a person, so any process or replica on the store can answer it. */
+static const char *const m3[] = {
+    "CREATE TABLE IF NOT EXISTS approvals ("
+    " id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL,"
+    " args_bytes BIGINT NOT NULL, summary TEXT NOT NULL, level TEXT NOT NULL,"
+    " approval_class TEXT NOT NULL, rule TEXT NOT NULL, workspace_id TEXT, session_id TEXT,"
+    " actor TEXT, created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL,"
+    " forget_ms BIGINT NOT NULL, resolved_ms BIGINT, resolved_by TEXT)",
+    "CREATE INDEX IF NOT EXISTS approvals_state ON approvals (state, expires_ms)",
+    NULL
+};
+
 static const migration migrations[] = {
     { 1, m1 },
+    { 3, m3 },
 };
 
 static int run_sql(wg_store *st, const char *tmpl)
@@ -282,14 +296,20 @@ static int migrate(wg_store *st)
             "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
             NULL, 0, NULL, NULL)) < 0)
         goto fail;
-    if ((rc = st->be->exec(st->db, "SELECT MAX(version) FROM schema_version",
+    /* Versions are allocated to parallel work, so a store may have 3 before
+     * 2 exists: every migration not recorded runs, in version order. */
+    if ((rc = st->be->exec(st->db, "SELECT version FROM schema_version",
                            NULL, 0, &rows, NULL)) < 0)
         goto fail;
-    int have = (int)wg_store_rows_int(rows, 0, 0);
-    wg_store_rows_free(rows);
-    rows = NULL;
+    int have = 0;
+    for (size_t r = 0; r < wg_store_rows_count(rows); r++)
+        if ((int)wg_store_rows_int(rows, r, 0) > have)
+            have = (int)wg_store_rows_int(rows, r, 0);
     for (size_t m = 0; m < sizeof migrations / sizeof *migrations; m++) {
-        if (migrations[m].version <= have)
+        int done = 0;
+        for (size_t r = 0; r < wg_store_rows_count(rows) && !done; r++)
+            done = wg_store_rows_int(rows, r, 0) == migrations[m].version;
+        if (done)
             continue;
         for (const char *const *s = migrations[m].stmts; *s; s++)
             if ((rc = run_sql(st, *s)) < 0)
@@ -298,11 +318,15 @@ static int migrate(wg_store *st)
         if ((rc = st->be->exec(st->db, "INSERT INTO schema_version (version) VALUES (?)",
                                &v, 1, NULL, NULL)) < 0)
             goto fail;
-        have = migrations[m].version;
+        if (migrations[m].version > have)
+            have = migrations[m].version;
     }
+    wg_store_rows_free(rows);
+    rows = NULL;
     st->version = have;
     return wg_store_commit(st);
 fail:
+    wg_store_rows_free(rows);
     wg_store_rollback(st);
     return rc;
 }

@@ -48,6 +48,9 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.timeout_s = cfg->timeout_s;
         opt.demo = cfg->demo;
         opt.approval_ttl_s = cfg->approval_ttl_s;
+        opt.max_autonomy = cfg->max_autonomy;
+        opt.never_autopass = cfg->never_autopass;
+        opt.sse_heartbeat_ms = cfg->sse_heartbeat_ms;
     }
     int rc = wg_server_start(&s->srv, &opt);
     if (rc < 0) {

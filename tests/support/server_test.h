@@ -35,6 +35,9 @@ typedef struct wgt_server_config {
     unsigned timeout_s;               /* 0: 30 */
     int demo;
     unsigned approval_ttl_s;          /* 0: the server's default (300) */
+    const char *max_autonomy;         /* NULL: yolo */
+    const char *const *never_autopass;
+    unsigned sse_heartbeat_ms;        /* 0: the server's default */
 } wgt_server_config;
 
 /* Starts the server; cfg may be NULL. Aborts the test if it cannot. */

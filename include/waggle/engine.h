@@ -253,9 +253,10 @@ int wg_engine_approve(wg_engine *e, const char *id, int approved, const wg_engin
 
 /* The gate's answer without running anything (POST /api/gate/check,
  * `waggle gate`): autonomy resolved, the never-autopass list applied, and
- * an approval_auto row written when the level pre-approved a call the base
- * gate would ask for (unless flags has WG_ENGINE_CHECK_NO_AUDIT: a what-if
- * evaluation such as `waggle gate --batch`). args_json NULL = {}. Opens the
+ * an approval_auto row written - and the step "⚡ <tool> auto-approved
+ * (<level>)" published on the bus - when the level pre-approved a call the
+ * base gate would ask for (unless flags has WG_ENGINE_CHECK_NO_AUDIT: a
+ * what-if evaluation such as `waggle gate --batch`). args_json NULL = {}. Opens the
  * store only to write that row. Returns 0, WG_EINVAL, WG_E* (the row). */
 #define WG_ENGINE_CHECK_NO_AUDIT 1u
 int wg_engine_check(wg_engine *e, const wg_engine_call *call,
@@ -293,7 +294,14 @@ void wg_engine_approvals_free(wg_engine_approval *a, size_t n);
 /* {approvalId, tool, state, approvalClass, rule, level, workspaceId?, sessionId?,
  *  createdAt, expiresAt (ISO), input}. New. */
 json_t *wg_engine_approval_json(const wg_engine_approval *a);
-/* The state of one approval ("pending", ...), or WG_ENOTFOUND. *state new. */
+/* Answers every approval whose time passed as denied now: its
+ * approval_denied row (rule approval.expired) and, on the bus, the step
+ * "✖ <tool> approval expired" and an error APPROVAL_EXPIRED. Every other
+ * engine call that touches approvals sweeps first; a face that waits for
+ * an approval calls this when the wait ends. */
+void wg_engine_sweep(wg_engine *e);
+/* The state of one approval ("pending", "granted", "denied", "expired",
+ * "closed" = an expiry already answered), or WG_ENOTFOUND. *state new. */
 int wg_engine_approval_state(char **state, wg_engine *e, const char *id);
 
 /* ---- the event bus -------------------------------------------------------------- */

@@ -45,6 +45,7 @@ typedef struct wg_server_options {
     const char *const *never_autopass;  /* tools that always ask (NULL-terminated; a
                                     trailing '*' is a prefix), or NULL */
     unsigned sse_heartbeat_ms;   /* an idle event stream's comment line; 0 -> 15 000 */
+    unsigned sse_max_streams;    /* event streams open at once; 0 -> 128 (also the most) */
     int demo;                    /* register the demo connectors */
     wg_server_log_fn log;        /* may be NULL (silent) */
     void *log_ud;

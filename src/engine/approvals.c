@@ -35,6 +35,7 @@ typedef struct expired_row {
 
 enum { SWEEP_BATCH = 64 };
 
+/* The row, then the events a waiting stream (and a dashboard) needs. */
 static void expired_audit(wg_engine *e, const expired_row *x)
 {
     json_t *summary = x->summary ? json_loads(x->summary, 0, NULL) : NULL;
@@ -43,6 +44,8 @@ static void expired_audit(wg_engine *e, const expired_row *x)
     wg_engine__row(e, &r);
     json_decref(summary);
     wg_engine__logf(e, "approval %.8s… expired for %s", x->id, x->tool ? x->tool : "?");
+    wg_engine__expired_events(e, NULL, x->tool ? x->tool : "", x->id, x->workspace_id,
+                              x->session_id);
 }
 
 static void expired_free(expired_row *x)
@@ -91,6 +94,12 @@ static int sweep_locked(wg_store *st, int64_t now, expired_row *out, size_t *n)
         rc = wg_store_exec(st, "DELETE FROM approvals WHERE forget_ms <= ? AND state <> 'pending'",
                            p, 1, NULL, NULL);
     return rc;
+}
+
+void wg_engine_sweep(wg_engine *e)
+{
+    if (e)
+        wg_engine__pending_sweep(e);
 }
 
 /* Runs the sweep in its own transaction and writes the rows after commit. */

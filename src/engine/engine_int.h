@@ -77,6 +77,12 @@ void wg_engine__emit(wg_engine *e, const wg_engine_ctx *ctx, wg_engine_event_kin
                      const json_t *data);
 void wg_engine__bus_fini(wg_engine *e);
 
+/* execute.c: the step "✖ <tool> approval expired" and the error
+ * APPROVAL_EXPIRED of an approval whose time passed. */
+void wg_engine__expired_events(wg_engine *e, const wg_engine_ctx *ctx, const char *tool,
+                               const char *approval_id, const char *workspace_id,
+                               const char *session_id);
+
 /* records.c: the argument summary every approval row carries: {args |
  * argsPreview + argsTruncated, argsDigest, argsBytes}, masked and bounded.
  * *out new. */

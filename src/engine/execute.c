@@ -169,6 +169,15 @@ static void error_event(wg_engine *e, const wg_engine_ctx *ctx, const call_view 
     json_decref(d);
 }
 
+void wg_engine__expired_events(wg_engine *e, const wg_engine_ctx *ctx, const char *tool,
+                               const char *approval_id, const char *workspace_id,
+                               const char *session_id)
+{
+    call_view v = { tool, approval_id, workspace_id, session_id };
+    step(e, ctx, &v, "✖ %s approval expired%s", "");
+    error_event(e, ctx, &v, "APPROVAL_EXPIRED", "the approval expired and counts as denied");
+}
+
 /* ---- running --------------------------------------------------------------------- */
 
 typedef struct cap_audit {
@@ -293,14 +302,14 @@ static int answer(wg_engine *e, const char *id, int approved, const wg_engine_ct
             wg_engine__row(e, &row);
         }
         wg_engine__logf(e, "approval %.8s… expired for %s", id, c.tool);
-        step(e, ctx, &v, "✖ %s approval expired%s", "");
-        error_event(e, ctx, &v, "APPROVAL_EXPIRED", "the approval expired and counts as denied");
+        wg_engine__expired_events(e, ctx, c.tool, id, c.workspace_id, c.session_id);
     } else if (c.status == WG_ENGINE_DENIED) {
         row.event = "approval_denied";
         row.decision = "denied";
         wg_engine__row(e, &row);
         wg_engine__logf(e, "approval %.8s… denied for %s", id, c.tool);
         step(e, ctx, &v, "✖ %s denied by user%s", "");
+        error_event(e, ctx, &v, "APPROVAL_DENIED", "a person denied the call; it did not run");
     } else {
         row.event = "approval_granted";
         row.decision = "granted";
@@ -457,11 +466,16 @@ int wg_engine_check(wg_engine *e, const wg_engine_call *call,
     json_t *summary = NULL;
     if ((rc = wg_engine__args_summary(&summary, e, call->args, NULL)) < 0)
         return rc;
-    engine_row row = { "approval_auto", "auto", call->tool, out->decision.rule, e->actor,
-                       wg_autonomy_name(out->autonomy.applied), NULL, call->workspace_id,
-                       call->session_id, summary };
+    const char *level = wg_autonomy_name(out->autonomy.applied);
+    engine_row row = { "approval_auto", "auto", call->tool, out->decision.rule, e->actor, level,
+                       NULL, call->workspace_id, call->session_id, summary };
     rc = wg_engine__row(e, &row);
     json_decref(summary);
+    /* a runtime that runs its own tools (write_file, bash) asks here: its
+     * auto-approval is a step on the bus like the executor's (spec 7.5) */
+    call_view v = { call->tool, NULL, call->workspace_id, call->session_id };
+    if (rc == 0)
+        step(e, NULL, &v, "⚡ %s auto-approved (%s)", level);
     return rc;
 }
 

@@ -107,6 +107,7 @@ typedef struct wg_res {
     int n_headers;
     const char *header_name[4];         /* static strings */
     char *header_value[4];              /* owned */
+    struct wg_sse *stream;              /* owned: a server-sent event stream (sse.h) */
 } wg_res;
 
 typedef int (*wg_route_fn)(wg_res *res, const wg_req *req);
@@ -159,6 +160,7 @@ struct wg_server_ctx {
      * overlaid when valid. Never NULL. */
     const struct wg_catalog *catalog;
     long long autonomy_cap_ms;          /* the engine's cap, for answers that show it */
+    struct wg_sse_hub *sse;             /* the server's event streams (sse.h) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;
     void *priv;                         /* the server's own state (http.c) */

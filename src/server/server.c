@@ -1,6 +1,7 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "server/sse.h"
 #include "store/files.h"
 #include "waggle/engine.h"
 #include "waggle/error.h"
@@ -88,6 +89,7 @@ static void release(wg_server *srv)
         if (wg_server__areas[a]->fini)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
+    wg_sse__hub_free(srv->sse);
     wg_engine_free(srv->engine);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
@@ -233,6 +235,10 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
         goto fail;
     if ((rc = init_handles(srv, opt)) < 0)
         goto fail;
+    if ((rc = wg_sse__hub_start(&srv->sse, srv->engine, opt->sse_heartbeat_ms,
+                                 opt->sse_max_streams)) < 0)
+        goto fail;
+    srv->ctx.sse = srv->sse;
     if ((rc = init_areas(srv)) < 0)
         goto fail;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

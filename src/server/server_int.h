@@ -90,6 +90,7 @@ struct wg_server {
     size_t n_areas_inited;
     void *mhd;                   /* struct MHD_Daemon * */
     struct wg_engine *engine;    /* owns every handle of ctx */
+    struct wg_sse_hub *sse;      /* event streams; closed before libmicrohttpd stops */
     struct wg_connect_vault vault_seam;    /* over the engine's vault, for ctx.vault */
     atomic_long in_flight;
     pthread_mutex_t config_lock;   /* serializes config.json edits */

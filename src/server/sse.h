@@ -29,8 +29,12 @@ int wg_sse__events(wg_res *res, const wg_req *req);
 
 /* The hub: started before the routes, stopped (every stream ended and its
  * connection resumed) before libmicrohttpd stops. heartbeat_ms: how often
- * an idle stream sends a comment line (0: 15 s). */
-int wg_sse__hub_start(wg_sse_hub **out, wg_engine *engine, unsigned heartbeat_ms);
+ * an idle stream sends a comment line (0: 15 s); max_streams: open streams
+ * at once (0 or more than 128: 128). */
+int wg_sse__hub_start(wg_sse_hub **out, wg_engine *engine, unsigned heartbeat_ms,
+                      unsigned max_streams);
+/* Streams open now (tests: a client that vanished is released). */
+size_t wg_sse__count(wg_sse_hub *hub);
 void wg_sse__hub_close(wg_sse_hub *hub);   /* ends every stream; call before MHD stops */
 void wg_sse__hub_free(wg_sse_hub *hub);
 

@@ -51,6 +51,9 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.max_autonomy = cfg->max_autonomy;
         opt.never_autopass = cfg->never_autopass;
         opt.sse_heartbeat_ms = cfg->sse_heartbeat_ms;
+        opt.sse_max_streams = cfg->sse_max_streams;
+        if (cfg->threads)
+            opt.threads = cfg->threads;
     }
     int rc = wg_server_start(&s->srv, &opt);
     if (rc < 0) {

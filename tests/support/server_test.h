@@ -38,6 +38,8 @@ typedef struct wgt_server_config {
     const char *max_autonomy;         /* NULL: yolo */
     const char *const *never_autopass;
     unsigned sse_heartbeat_ms;        /* 0: the server's default */
+    unsigned sse_max_streams;         /* 0: the server's default */
+    unsigned threads;                 /* 0: 2 */
 } wgt_server_config;
 
 /* Starts the server; cfg may be NULL. Aborts the test if it cannot. */

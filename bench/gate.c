@@ -10,6 +10,9 @@
  * (CPU time of the thread) and prints one "key value" line each; bench/gate.sh sets them against the
  * JavaScript baseline (bench/gate_baseline.js) measured in the same run.
  *   readonly_p50  the same median over tests/data/gate/readonly.txt
+ *   big_64k_ms, big_256k_ms, big_1m_ms  one bash decision on a `git add` of
+ *              64 KiB, 256 KiB (the longest the model parses) and 1 MiB
+ *              (fails closed after one scan), ms, median of 7 (issue #10)
  * Usage: gate_bench CORPUS [READONLY_TXT]
  */
 #define _POSIX_C_SOURCE 200809L
@@ -176,6 +179,22 @@ int main(int argc, char **argv)
         printf("readonly_calls %zu\nreadonly_p50 %.1f\n", nr, nr ? rt[nr / 2] : 0.0);
         for (size_t i = 0; i < nr; i++)
             free(ro[i].cmd);
+    }
+    /* long commands: git add with paths up to the size */
+    static const struct { const char *key; size_t bytes; } big[] = {
+        { "big_64k_ms", 65536 }, { "big_256k_ms", 262000 }, { "big_1m_ms", 1u << 20 },
+    };
+    for (size_t b = 0; b < sizeof big / sizeof *big; b++) {
+        call bc;
+        memset(&bc, 0, sizeof bc);
+        size_t cap = big[b].bytes + 128, m = 0;
+        bc.cmd = malloc(cap);
+        m = (size_t)snprintf(bc.cmd, cap, "git add");
+        for (unsigned i = 0; m < big[b].bytes; i++)
+            m += (size_t)snprintf(bc.cmd + m, cap - m, " src/module_%03u/file_%05u.c", i % 1000, i);
+        bc.cmd_len = m;
+        printf("%s %.3f\n", big[b].key, median_ns(g, &bc, 1, 1, run_bash, 3) / 1e6);
+        free(bc.cmd);
     }
     printf("all_ns %.1f\n", median_ns(g, calls, n, n, run_all, 100));
     printf("line_ns %.1f\n", median_ns(g, calls, n, n, run_line, 100));

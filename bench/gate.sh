@@ -5,6 +5,9 @@
 #   in-process: ns per decision (median of 7 runs), bash only and all tools
 #   --batch:    decisions/s through `waggle gate --batch` vs the JS baseline
 #               reading the same JSON lines (median of 5 runs)
+#   bash1:      the same against the original's needsConfirmationWithAutonomy
+#               alone (one answer; ours still gives all four)
+#   big:        one decision on a 64 KiB, 256 KiB and 1 MiB command
 # Times are CPU time (thread CPU clock in-process, user+sys for --batch), so
 # other load on a shared machine does not inflate them.
 # Usage: bench/gate.sh [BUILD_DIR]   (default: build)
@@ -27,10 +30,16 @@ b1=$(get "$base" bash_ns); w1=$(get "$ours" bash_ns)
 b2=$(get "$base" all_ns); w2=$(get "$ours" all_ns)
 printf 'gate_inproc_bash   calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (mean ns/decision, median of 7)\n' \
     "$nb" "$b1" "$w1" "$(ratio "$b1" "$w1")"
+b0=$(get "$base" bash1_ns)
+printf 'gate_inproc_bash1  calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (baseline: needsConfirmationWithAutonomy alone; waggle: all four answers)\n' \
+    "$nb" "$b0" "$w1" "$(ratio "$b0" "$w1")"
 printf 'gate_inproc_bash   per-command median=%sns  p90=%sns  read-only median=%sns (%s commands)  (waggle only)\n' \
     "$(get "$ours" bash_p50)" "$(get "$ours" bash_p90)" "$(get "$ours" readonly_p50)" "$(get "$ours" readonly_calls)"
 printf 'gate_inproc_all    calls=%s  baseline=%sns  waggle=%sns  ratio=%s  (JSON args text -> decision)\n' \
     "$na" "$b2" "$w2" "$(ratio "$b2" "$w2")"
+
+printf 'gate_big_command   64KiB=%sms  256KiB=%sms  1MiB=%sms  (one bash decision each, median of 7; target < 50 ms)\n' \
+    "$(get "$ours" big_64k_ms)" "$(get "$ours" big_256k_ms)" "$(get "$ours" big_1m_ms)"
 
 big=$(mktemp /tmp/gate_batch.XXXXXX)
 trap 'rm -f "$big" "$big.t"' EXIT

@@ -1,7 +1,9 @@
 // gate_baseline.js - the original's regex confirmation gate, rewritten from
 // the fact sheet (reference/original-facts.md §5.1-5.3) as the benchmark's
 // baseline. It reproduces the original's decisions, bugs included.
-//   node bench/gate_baseline.js --inproc CORPUS   ns per decision, in-process
+//   node bench/gate_baseline.js --inproc CORPUS   ns per decision, in-process:
+//       bash_ns  the three spec functions per bash call, bash1_ns
+//       needsConfirmationWithAutonomy alone, all_ns every tool
 //   node bench/gate_baseline.js --batch < calls   one JSON decision per line
 'use strict';
 const fs = require('fs');
@@ -116,8 +118,11 @@ function inproc(file) {
   // per bash decision: the three spec functions, as the chat hook calls them
   const bashNs = time(bash, (c) => needsConfirmationWithAutonomy('bash', c.args, c.level) ||
     isCriticalNeverAutopass('bash', c.args) || getApprovalClass('bash', c.args) === 'x');
+  // the original's one-answer function alone (what its chat hook asks first)
+  const bash1Ns = time(bash, (c) => needsConfirmationWithAutonomy('bash', c.args, c.level));
   const allNs = time(calls, (c) => decide(c).needsConfirmation);
   console.log(`bash_ns ${bashNs.toFixed(1)}`);
+  console.log(`bash1_ns ${bash1Ns.toFixed(1)}`);
   console.log(`all_ns ${allNs.toFixed(1)}`);
   console.log(`bash_calls ${bash.length}`);
   console.log(`all_calls ${calls.length}`);

@@ -5,7 +5,9 @@
 # sources (loader, uniqueness, index) and run on data/mcp-catalog.json before
 # the library compiles: a duplicate or colliding entry fails `cmake --build`
 # with a message naming both entries. Only a file that passed is embedded, as
-# generated/catalog_data.c.
+# generated/catalog_data.c: the catalog's blob (entries and the search index,
+# src/core/catalog_blob.c), so loading the embedded catalog at run time
+# parses no JSON and builds no index.
 file(GLOB WG_CATALOG_CORE CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/core/catalog_*.c)
 list(FILTER WG_CATALOG_CORE EXCLUDE REGEX "catalog_embedded\\.c$")
 add_executable(waggle_catalog_check ${PROJECT_SOURCE_DIR}/tools/catalog_check.c
@@ -14,7 +16,7 @@ set_target_properties(waggle_catalog_check PROPERTIES
   OUTPUT_NAME waggle-catalog-check RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tools)
 target_include_directories(waggle_catalog_check PRIVATE
   ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(waggle_catalog_check PRIVATE PkgConfig::JANSSON m)
+target_link_libraries(waggle_catalog_check PRIVATE PkgConfig::JANSSON Threads::Threads m)
 
 set(WG_CATALOG_DATA ${PROJECT_SOURCE_DIR}/data/mcp-catalog.json)
 set(WG_CATALOG_GEN ${PROJECT_BINARY_DIR}/generated/catalog_data.c)

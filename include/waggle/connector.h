@@ -39,6 +39,8 @@ extern "C" {
 /* What the registry needs from the vault: named secrets with JSON metadata.
  * Every function returns 0 or a negative WG_E*; get returns WG_ENOTFOUND
  * when the name is absent. Out-values are new (free(), json_decref). */
+struct wg_connect_vault_item;
+
 typedef struct wg_connect_vault {
     void *ctx;
     int (*get)(void *ctx, const char *name, char **value, json_t **meta);
@@ -52,7 +54,33 @@ typedef struct wg_connect_vault {
      * current value at the limit; other WG_E* on failure. May be NULL: a
      * counted action (the email daily limit) then refuses to run. */
     int (*take)(void *ctx, const char *name, long limit, long *count);
+    /* Sets (value non-NULL) or deletes (value NULL) every item in one
+     * transaction: all of them or none (an OAuth2 refresh writes the access
+     * token, its expiry and a rotated refresh token together). Deleting an
+     * absent name is not an error. May be NULL: callers then fall back to
+     * set/del one by one. */
+    int (*set_many)(void *ctx, const struct wg_connect_vault_item *items, size_t n);
+    /* A lease lock shared by the threads and processes using this vault (a
+     * row in the store; migration 4): taken when free, when its lease ran
+     * out, or when owner already holds it (the lease is renewed). 0 taken;
+     * WG_EBUSY held by another owner; other WG_E* on failure. unlock
+     * releases it only if owner holds it. May be NULL: the token manager
+     * then serialises the threads of one process only. */
+    int (*lock)(void *ctx, const char *name, const char *owner, long ttl_ms);
+    int (*unlock)(void *ctx, const char *name, const char *owner);
 } wg_connect_vault;
+
+/* The seam over the store's encrypted vault (waggle/vault.h), every
+ * function filled: what the server and the CLI use. v is borrowed. */
+struct wg_vault;
+void wg_connect_vault_of(wg_connect_vault *out, struct wg_vault *v);
+
+/* One write of wg_connect_vault.set_many. Borrowed. */
+typedef struct wg_connect_vault_item {
+    const char *name;
+    const char *value;          /* NULL: delete name */
+    const json_t *meta;         /* may be NULL */
+} wg_connect_vault_item;
 
 /* Audit sink. entry is borrowed: {actionType, description, requiresApproval,
  * tool, success, error?}. Never receives argument values or credentials. */
@@ -60,6 +88,59 @@ typedef struct wg_connect_audit {
     void *ctx;
     int (*log)(void *ctx, const json_t *entry);
 } wg_connect_audit;
+
+/* ---- principals and the upstream policy (docs/security.md) ------------- */
+
+/* Who asked for a change (docs/security.md section 1). The zero value is
+ * the least trusted: a request that does not say is the app's. The HTTP
+ * face passes WG_PRINCIPAL_APP for the API token and WG_PRINCIPAL_OPERATOR
+ * for the admin token; the CLI is the operator. */
+typedef enum {
+    WG_PRINCIPAL_APP = 0,
+    WG_PRINCIPAL_OPERATOR = 1
+} wg_principal;
+
+/* A name resolver for the upstream policy, for tests and embedders with
+ * their own DNS. Writes up to max numeric addresses of host ("192.0.2.7",
+ * "2001:db8::7") into addrs and their count into *n. Returns 0 or a
+ * negative WG_E*. Whatever it answers is checked like getaddrinfo's. */
+enum { WG_UPSTREAM_ADDR_LEN = 46 };
+typedef struct wg_upstream_resolver {
+    int (*resolve)(void *ud, const char *host, char (*addrs)[WG_UPSTREAM_ADDR_LEN],
+                   size_t max, size_t *n);
+    void *ud;
+} wg_upstream_resolver;
+
+/* What outbound connections a connector may open (docs/security.md 3.2).
+ * Every connection of every connector (REST calls, health probes, SMTP,
+ * PostgreSQL, token endpoints) is checked after name resolution and pinned
+ * to the checked addresses. The zero value is the strict default:
+ *   allow_private  0: loopback, private, link-local, CGNAT, unique-local,
+ *                     metadata and reserved addresses are refused
+ *                     (IPv4-mapped and NAT64/6to4 forms by their IPv4);
+ *   allow_http     0: only https:// (SMTP: TLS required).
+ * Only the operator sets these (waggle serve --allow-private-upstreams,
+ * --allow-http-upstreams); tests against loopback replay servers set both. */
+typedef struct wg_upstream_policy {
+    int allow_private;
+    int allow_http;
+    const wg_upstream_resolver *resolver;   /* NULL: getaddrinfo */
+} wg_upstream_policy;
+
+/* What the operator grants connectors on this machine (docs/security.md
+ * 2.1, 2.3). Paths are resolved (realpath) by the registry. */
+typedef struct wg_connect_grants {
+    /* Directories an Obsidian vault may be (or lie under) when the app
+     * connects one, NULL-terminated; NULL: none. A vault the operator
+     * connected itself (CLI, admin token) needs no entry here. */
+    const char *const *obsidian_roots;
+    /* The data dir: never a vault, nor inside one's reach (the dir, what is
+     * inside it, its parents). NULL when the embedder has none. */
+    const char *data_dir;
+    /* 1: the postgres connector may use a privileged role (superuser,
+     * pg_read_server_files, …). Never the default. */
+    int allow_privileged_db_roles;
+} wg_connect_grants;
 
 /* ---- the connector description ----------------------------------------- */
 
@@ -88,6 +169,15 @@ typedef struct wg_connector_creds {
     char *base_url;     /* connector:<id>:base_url (self-hosted, tests) */
     char *extra;        /* connector:<id>:<spec->extra_key>, e.g. from_email */
     char *expires_at;   /* metadata expiresAt (ISO) or NULL */
+    /* Who stored the credential (metadata "setBy"; absent = app). */
+    wg_principal token_by;
+    char *connection;   /* the vault id holding the credential: the connector's
+                           own id, or its shared OAuth2 connection ("google") */
+    int refreshable;    /* OAuth2: a refresh token is stored with it */
+    /* Who stored base_url (its vault metadata "setBy"; absent = app). A
+     * base URL of a connector that is not self_hostable is used only when
+     * the operator stored it. */
+    wg_principal base_url_by;
 } wg_connector_creds;
 
 typedef struct wg_connector_spec wg_connector_spec;
@@ -98,6 +188,18 @@ typedef struct wg_connector_call {
     const wg_connector_spec *spec;
     const wg_connector_creds *creds;   /* NULL when not connected */
     const wg_connect_vault *vault;     /* may be NULL */
+    /* The operator's upstream policy; NULL = the strict default. Every
+     * outbound connection an operation opens goes through it
+     * (src/connect/upstream.h). */
+    const wg_upstream_policy *upstream;
+    /* OAuth2: asks for a fresh access token after the upstream refused
+     * creds->token (HTTP 401). On 0, creds->token is the new token (creds
+     * is the registry's private copy for this one call). Callers retry at
+     * most once. NULL when the connector cannot refresh. */
+    int (*reauth)(void *reauth_ctx);
+    void *reauth_ctx;
+    /* The operator's local grants; NULL = none granted. */
+    const wg_connect_grants *grants;
 } wg_connector_call;
 
 typedef struct wg_connector_ops {
@@ -108,7 +210,19 @@ typedef struct wg_connector_ops {
     /* Probes the service. Returns 0 when healthy; otherwise a negative code
      * and *error (new, sanitized) says why. */
     int (*health)(char **error, const wg_connector_call *call);
+    /* May be NULL. Checks a credential before wg_registry_connect stores
+     * it: call->creds is the proposed one (token_by = who asks). Returns 0,
+     * or WG_EDENIED / WG_EINVAL / WG_EUPSTREAM with wg_error_last() saying
+     * why (never quoting the credential). The operation still checks at
+     * every call: the vault may change behind the registry's back. */
+    int (*validate)(const wg_connector_call *call);
 } wg_connector_ops;
+
+/* A setting whose value must be a whole decimal number in [min, max]. */
+typedef struct wg_connector_number_setting {
+    const char *name;          /* one of the spec's settings */
+    long long min, max;
+} wg_connector_number_setting;
 
 struct wg_connector_spec {
     const char *id;
@@ -128,6 +242,29 @@ struct wg_connector_spec {
     /* Settings a person may store as connector:<id>:<name> (besides email
      * and base_url), NULL-terminated "name" strings, or NULL. */
     const char *const *settings;
+    /* OAuth2 (waggle/oauth.h): the provider row that refreshes this
+     * connector's tokens ("google", "microsoft", "salesforce", ...), or
+     * NULL (the credential is used as stored, never refreshed). */
+    const char *oauth_provider;
+    /* A shared connection: when connector:<id> is absent the credential is
+     * read from connector:<connection> (with its :refresh, :client_id,
+     * :client_secret keys), so one Google sign-in serves gcal, gmail,
+     * gdocs, gdrive and gsheets, and one Microsoft sign-in the four Graph
+     * connectors. NULL: the connector's own id is its connection. */
+    const char *connection;
+    /* The OAuth2 scopes the connector needs, space-separated; `waggle
+     * connectors oauth` asks for the union over every connector of the
+     * connection. */
+    const char *oauth_scopes;
+    /* 1 when the service also runs on people's own servers (GitHub
+     * Enterprise, GitLab, Jira, Confluence, KVARK): the app may then give a
+     * base URL on connect. For every other connector only the operator may
+     * (docs/security.md 2.2). */
+    int self_hostable;
+    /* Which of those settings are numbers, with their bounds ({NULL}
+     * ends), or NULL. wg_registry_set_setting refuses any other value, so
+     * the CLI and the service agree. */
+    const wg_connector_number_setting *number_settings;
 };
 
 /* ---- SDK helpers (spec 8.1) --------------------------------------------- */
@@ -172,11 +309,23 @@ typedef struct wg_registry_options {
     const wg_connect_audit *audit;   /* copied; may be NULL */
     int demo;                        /* register slack-mock, teams-mock, discord-mock */
     int no_builtins;                 /* start empty (tests) */
+    /* The upstream policy (see wg_upstream_policy; operator only, never the
+     * default): 1 allows loopback/private/link-local/… addresses, 1 allows
+     * plain http:// (and SMTP without TLS). */
+    int allow_private_upstreams;
+    int allow_http_upstreams;
+    const wg_upstream_resolver *resolver;   /* copied; NULL: getaddrinfo */
+    /* Local grants (see wg_connect_grants); copied, paths resolved: a root
+     * that does not exist, or that is /, the data dir, inside it or one of
+     * its parents, makes wg_registry_new fail with WG_EINVAL. */
+    const char *const *obsidian_roots;
+    const char *data_dir;
+    int allow_privileged_db_roles;
 } wg_registry_options;
 
 /* A registry with the built-in connectors registered (and the demo ones
  * when opts->demo), then loaded from the vault. *out is new: free with
- * wg_registry_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
+ * wg_registry_free. Returns 0, WG_EINVAL (a refused grant), WG_ENOMEM. */
 int wg_registry_new(wg_registry **out, const wg_registry_options *opts);
 void wg_registry_free(wg_registry *reg);
 
@@ -205,6 +354,12 @@ int wg_registry_connected(json_t **out, const wg_registry *reg);
 
 /* Status string "connected" | "expired" | "disconnected" from the vault. */
 const char *wg_registry_status(const wg_registry *reg, const char *id);
+
+/* The vault id whose credential connector id uses now: its own id, or its
+ * shared connection (spec->connection, e.g. "google"); NULL when it has no
+ * stored credential or id is unknown. Copied into buf (n bytes). */
+const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
+                                      size_t n);
 
 /* {…definition…} of every connector, in registration order (JSON array). */
 int wg_registry_definitions(json_t **out, const wg_registry *reg);
@@ -245,17 +400,29 @@ typedef struct wg_connect_request {
     const json_t *scopes;         /* array of strings or NULL */
     const char *email;
     const char *base_url;         /* http(s) URL or NULL */
+    wg_principal principal;       /* who asks; 0 = the app */
 } wg_connect_request;
 
 /* Stores the credential in the vault and connects the connector.
+ * The connector's validate operation runs first (Obsidian: the vault must
+ * be a root the operator allows; PostgreSQL: the role is inspected), and
+ * the vault records who stored the credential (metadata setBy).
+ * A base URL is checked against the upstream policy (https:// unless http
+ * is allowed; no user info, query or fragment; a literal address or a
+ * localhost name must be allowed; names are resolved and checked at call
+ * time) and, for a connector that is not self_hostable, only the operator
+ * may give one. The vault records who stored it.
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (no token, bad expiresAt,
- * bad base URL, control characters), WG_EUNSUPPORTED (no vault), WG_E*. */
+ * bad base URL, control characters), WG_EDENIED (a base URL this principal
+ * may not set, or an address the policy refuses), WG_EUNSUPPORTED (no
+ * vault), WG_E*. */
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req);
 
 /* The tier's connectorLimit (waggle/tier.h; reference 13 item 19), checked
  * before wg_registry_connect by every front end (HTTP and CLI). A slot is
- * held by every non-demo connector with a stored credential, expired ones
- * too (a refresh is a reconnect). Rules, first match wins:
+ * held by every stored credential of a non-demo connector, expired ones
+ * too (a refresh is a reconnect); a shared OAuth2 connection ("google")
+ * is one slot however many connectors use it. Rules, first match wins:
  *   connector.limit.demo       a demo connector: never counts, allowed
  *   connector.limit.reconnect  id already holds a slot: always allowed
  *   connector.limit.unlimited  the effective tier has no limit: allowed
@@ -287,9 +454,11 @@ void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connec
                                int holds, int used, wg_tier effective);
 
 /* Stores one connector setting connector:<id>:<name> (e.g. email's
- * smtp_url). name must be one of spec->settings; value must be printable.
+ * smtp_url). name must be one of spec->settings; value must be printable,
+ * and a whole number within bounds for spec->number_settings.
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (unknown setting, control
- * characters), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
+ * characters, not a number or out of bounds; the message names the setting,
+ * never the value), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
 int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value);
 
 /* Deletes connector:<id> and every connector:<id>:* key and clears the

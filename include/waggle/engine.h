@@ -122,6 +122,13 @@ typedef struct wg_engine_options {
      * at every autonomy level, rule operator.never_autopass. At most
      * WG_ENGINE_NEVER_AUTOPASS_MAX names of 1..WG_ENGINE_TOOL_MAX bytes. */
     const char *const *never_autopass;
+    /* The operator's connector policy, passed to the registry
+     * (waggle/connector.h wg_registry_options; never the default). */
+    int allow_private_upstreams;     /* loopback/private/link-local upstreams */
+    int allow_http_upstreams;        /* plain http:// and SMTP without TLS */
+    int allow_privileged_db_roles;   /* the postgres connector's privileged roles */
+    const char *const *obsidian_roots;   /* copied; NULL-terminated or NULL */
+    const wg_upstream_resolver *resolver;   /* borrowed (tests); NULL: getaddrinfo */
     wg_clock clock;                  /* now.now NULL: the real clock */
     wg_engine_bus bus;               /* forward NULL: local only */
     wg_engine_log_fn log;            /* NULL: silent */
@@ -333,7 +340,9 @@ int wg_engine_connect(wg_connector_limit_decision *lim, wg_engine *e, const char
 int wg_engine_disconnect(json_t **out, wg_engine *e, const char *id, const char *actor);
 
 /* A vault read that is always audited: the vault_read row is written
- * first, and when it cannot be, nothing is returned (fail closed). */
+ * before the value is handed out, and when it cannot be, nothing is
+ * returned: WG_EDENIED "its vault_read audit row could not be written
+ * (<why>)" (fail closed). */
 int wg_engine_vault_get(wg_vault_entry **out, wg_engine *e, const char *name, const char *actor);
 /* vault_set / vault_deleted rows after the change. deleted (optional) is a
  * new JSON array of the names removed. */
@@ -342,7 +351,8 @@ int wg_engine_vault_set(wg_engine *e, const char *name, const char *value, size_
 int wg_engine_vault_delete(json_t **deleted, wg_engine *e, const char *name, int with_subkeys,
                            const char *actor);
 /* The next key of provider's pool; revealing it (reveal != 0) writes
- * pool_key_revealed first and fails closed. *key, *name borrowed from the pool. */
+ * pool_key_revealed first and fails closed (WG_EDENIED, as above). *key,
+ * *name borrowed from the pool. */
 int wg_engine_pool_next(const char **key, const char **name, wg_engine *e, const char *provider,
                         int max_keys, int reveal, const char *actor);
 /* Tier changes (waggle/tier.h), audited as tier_changed. */

@@ -35,7 +35,8 @@ typedef struct wg_server_options {
     const char *const *allowed_hosts;  /* extra Host names (NULL-terminated) or NULL */
     const char *const *cors_origins;   /* exact origins allowed by CORS, or NULL (none) */
     unsigned threads;            /* worker threads; 0 -> number of cores */
-    unsigned timeout_s;          /* idle/slow connection timeout; 0 -> 30 */
+    unsigned timeout_s;          /* idle connection timeout (no byte for this
+                                    long); 0 -> 30 */
     long long autonomy_cap_ms;   /* how far ahead autonomy.expiresAt may be; 0 -> 8 h;
                                     negative is WG_EINVAL (never unlimited) */
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
@@ -47,12 +48,31 @@ typedef struct wg_server_options {
     unsigned sse_heartbeat_ms;   /* an idle event stream's comment line; 0 -> 15 000 */
     unsigned sse_max_streams;    /* event streams open at once; 0 -> 128 (also the most) */
     int demo;                    /* register the demo connectors */
+    int allow_private_upstreams; /* connectors may reach loopback/private/link-local
+                                    addresses (docs/security.md 3.2); never the default */
+    int allow_http_upstreams;    /* connectors may use plain http:// (and SMTP without TLS) */
+    const char *const *obsidian_roots;  /* directories an Obsidian vault connected with the
+                                    API token may be or lie under (NULL-terminated) or
+                                    NULL; /, the data dir and its parents are refused */
+    int allow_privileged_db_roles; /* the postgres connector may use a privileged role */
+    /* Hostile clients (docs/security.md section 7). */
+    unsigned max_connections;    /* open connections in all; 0 -> 1000, less when
+                                    RLIMIT_NOFILE leaves less room. Above the room
+                                    RLIMIT_NOFILE leaves: WG_EINVAL */
+    unsigned max_connections_per_ip;   /* per client address (IPv6: per /64);
+                                    0 -> 64 (at most max_connections) */
+    unsigned request_deadline_s; /* from a request line to its last body byte,
+                                    however steadily bytes trickle in; 0 -> 30 */
+    const char *const *trusted_proxies;  /* "ADDR" or "ADDR/BITS" exempt from the
+                                    per-address limit (a load balancer), NULL-
+                                    terminated, or NULL; at most 64 */
     wg_server_log_fn log;        /* may be NULL (silent) */
     void *log_ud;
 } wg_server_options;
 
 /* Starts serving. *out is new: stop and free it with wg_server_stop.
- * Returns 0, WG_EINVAL (bad listen address, missing data_dir), WG_EIO
+ * Returns 0, WG_EINVAL (bad listen address, missing data_dir, a connection
+ * limit RLIMIT_NOFILE cannot hold, a trusted proxy that is not an address), WG_EIO
  * (cannot bind, token file), WG_ENOMEM, or what an area's init returned. */
 int wg_server_start(wg_server **out, const wg_server_options *opt);
 

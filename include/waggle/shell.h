@@ -21,10 +21,14 @@
  *                delete of main/master/production, a shell fed text it cannot
  *                see).
  *
- * Pure: no I/O, no globals, no heap. Works in bounded stack scratch (about
- * 80 KiB at the deepest nesting); input beyond the model's limits (nesting,
- * words per command) is classified fail-closed, never an error.
- * Thread-safe: reentrant.
+ * Pure: no I/O, no globals. Linear time in len. Commands up to 1 KiB are
+ * analysed in stack scratch (about 40 KiB) with no heap; a longer command
+ * takes one heap block sized from its length (about 25 bytes per input
+ * byte, freed before return). Input beyond the model's limits
+ * (WG_SHELL_MAX_COMMAND bytes, nesting, words per command, commands per
+ * decision; docs/gate.md "Limits") is classified fail-closed, never an
+ * error: DESTRUCTIVE (bash.too_complex), CRITICAL when the text shows a
+ * never-autopass signal anywhere. Thread-safe: reentrant.
  */
 #ifndef WAGGLE_SHELL_H
 #define WAGGLE_SHELL_H
@@ -43,6 +47,11 @@ typedef enum {
 } wg_shell_class;
 
 #define WG_SHELL_REASON_MAX 200
+
+/* The longest command the model parses (bytes). A longer one is not parsed:
+ * it needs confirmation, and never auto-passes when it shows a
+ * never-autopass signal anywhere. */
+#define WG_SHELL_MAX_COMMAND 262144
 
 typedef struct wg_shell_verdict {
     wg_shell_class cls;

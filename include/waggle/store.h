@@ -105,7 +105,9 @@ int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
 void wg_store_rows_free(wg_store_rows *rows);
 
 typedef enum {
-    WG_STORE_TX_READ = 0,   /* consistent reads */
+    WG_STORE_TX_READ = 0,   /* one snapshot: every read sees the same moment
+                               (SQLite WAL read transaction, PostgreSQL
+                               REPEATABLE READ) */
     WG_STORE_TX_WRITE = 1   /* takes the write lock now (BEGIN IMMEDIATE) */
 } wg_store_tx;
 
@@ -131,6 +133,22 @@ int wg_store_setting_set(wg_store *st, const char *key, const char *value);
  * (limit < 1, NULL key), WG_EBUSY, WG_ESTORE. Must not be called inside a
  * transaction on st. count may be NULL. */
 int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
+
+/* ---- lease locks (migration 4) ---------------------------------------- */
+
+/* A named lock with a lease, shared by every thread, process and replica
+ * on the store (table store_locks). Taken for owner until now_ms + ttl_ms
+ * when it is free, when the holder's lease ran out (a crashed holder never
+ * blocks for longer than its ttl), or when owner holds it already (the
+ * lease is renewed). One conditional upsert decides, so two takers never
+ * both win. now_ms 0 = the real clock. Returns 0 (taken), WG_EBUSY
+ * (another owner holds a live lease), WG_EINVAL, WG_ESTORE. Must not be
+ * called inside a transaction of another thread's making (like every call). */
+int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
+                       int64_t now_ms);
+
+/* Releases the lock when owner holds it; 0 also when it did not. */
+int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
 
 /* ---- back-end interface (for back-end authors) ----------------------- */
 

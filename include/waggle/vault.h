@@ -42,6 +42,7 @@ extern "C" {
 #endif
 
 typedef struct wg_vault wg_vault;
+struct wg_connect_vault_item;      /* waggle/connector.h */
 
 #define WG_VAULT_KEY_BYTES 32
 #define WG_VAULT_NAME_MAX 256
@@ -67,6 +68,16 @@ void wg_vault_free(wg_vault *v);
 
 /* The store the vault was opened over (borrowed). */
 wg_store *wg_vault_store(const wg_vault *v);
+
+/* Derives an independent 32-byte key for another purpose from the vault
+ * key (crypto_kdf, BLAKE2b), so every holder of the vault key -- each
+ * replica sharing a passphrase or a vault.key -- derives the same one and
+ * nothing else needs distributing. context: exactly 8 characters naming
+ * the purpose (e.g. "wgaudit1"); id: a sub-key number. The vault key
+ * itself never leaves the vault. The caller wipes out (sodium_memzero).
+ * Returns 0 or WG_EINVAL (NULL argument, context not 8 characters). */
+int wg_vault_derive_key(unsigned char out[WG_VAULT_KEY_BYTES], const wg_vault *v,
+                        const char *context, uint64_t id);
 
 typedef struct wg_vault_entry {
     char *name;
@@ -146,7 +157,8 @@ int wg_vault_delete_connector(wg_vault *v, const char *id,
  * with ctx = the wg_vault*, so the server can wire
  *   wg_connect_vault cv = { v, wg_vault_seam_get, wg_vault_seam_set,
  *                           wg_vault_seam_del, wg_vault_seam_list,
- *                           wg_vault_seam_take };
+ *                           wg_vault_seam_take, wg_vault_seam_set_many,
+ *                           wg_vault_seam_lock, wg_vault_seam_unlock };
  * get: *value new (free(); wipe it), *meta new (json_decref) or untouched
  * when the pointer is NULL. list: *names new array of new strings. */
 int wg_vault_seam_get(void *ctx, const char *name, char **value, json_t **meta);
@@ -155,6 +167,13 @@ int wg_vault_seam_del(void *ctx, const char *name);
 int wg_vault_seam_list(void *ctx, const char *prefix, char ***names, size_t *n);
 /* wg_store_counter_take on the vault's store (counters are not secret). */
 int wg_vault_seam_take(void *ctx, const char *name, long limit, long *count);
+/* set_many: items is a const struct wg_connect_vault_item * (connector.h:
+ * {name, value or NULL to delete, meta}); all are written in one write
+ * transaction of the store, or none. */
+int wg_vault_seam_set_many(void *ctx, const struct wg_connect_vault_item *items, size_t n);
+/* wg_store_lock_take / wg_store_lock_release on the vault's store. */
+int wg_vault_seam_lock(void *ctx, const char *name, const char *owner, long ttl_ms);
+int wg_vault_seam_unlock(void *ctx, const char *name, const char *owner);
 
 #ifdef __cplusplus
 }

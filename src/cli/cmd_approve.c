@@ -12,7 +12,7 @@
 static void help(void)
 {
     printf(
-        "usage: waggle approve [--deny] [--json] [--data-dir DIR] ID\n"
+        "usage: waggle approve [--deny] [--json] [--data-dir DIR] [--allow-*-upstreams] ID\n"
         "\n"
         "Approves (or with --deny refuses) the pending tool call ID - see\n"
         "`waggle approvals`. Approving runs the call now, in this process, exactly\n"
@@ -22,6 +22,9 @@ static void help(void)
         "\n"
         "options:\n"
         "  --deny           refuse instead of approving\n"
+        "  --allow-private-upstreams, --allow-http-upstreams\n"
+        "                   the operator's upstream policy for the call it runs, as\n"
+        "                   for `waggle connectors` (docs/security.md)\n"
         "  --json           print {approvalId, approved, status, result?}\n"
         "  --data-dir DIR   data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
         "\n"
@@ -42,6 +45,8 @@ int cmd_approve(int argc, char **argv, const wg_cli *cli)
 {
     static const struct option longopts[] = {
         { "deny", no_argument, NULL, 'n' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "json", no_argument, NULL, 'j' },
         { "data-dir", required_argument, NULL, 'd' },
         { "help", no_argument, NULL, 'h' },
@@ -49,11 +54,14 @@ int cmd_approve(int argc, char **argv, const wg_cli *cli)
     };
     const char *cmd = "approve", *data_dir = cli->data_dir;
     int deny = 0, as_json = 0, c;
+    storecli_options so = { .lazy = 1 };
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'n': deny = 1; break;
+        case 'P': so.allow_private_upstreams = 1; break;
+        case 'W': so.allow_http_upstreams = 1; break;
         case 'j': as_json = 1; break;
         case 'd': data_dir = optarg; break;
         case 'h': help(); return WG_EXIT_OK;
@@ -65,7 +73,6 @@ int cmd_approve(int argc, char **argv, const wg_cli *cli)
                                                 : "one ID only");
     const char *id = argv[optind];
     storecli s;
-    storecli_options so = { .lazy = 1 };
     int rc = storecli_open(&s, cmd, data_dir, &so);
     if (rc != WG_EXIT_OK)
         return rc;

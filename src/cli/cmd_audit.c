@@ -1,5 +1,5 @@
-/* cmd_audit.c - `waggle audit`: read the audit log and verify its hash
- * chain (waggle/audit.h). */
+/* cmd_audit.c - `waggle audit`: read the audit log, verify its chain,
+ * seals and anchor, and reanchor it after tampering (waggle/audit.h). */
 #include "storecli.h"
 #include "waggle/error.h"
 
@@ -12,24 +12,37 @@ static void help(void)
     printf(
         "usage: waggle audit [--limit N] [--event E] [--json]\n"
         "       waggle audit verify [--json]\n"
+        "       waggle audit reanchor --yes\n"
         "\n"
         "The audit log records gate decisions (approval_auto, approval_requested,\n"
         "approval_granted, approval_denied), connector executions\n"
         "(connector.<id>.<action>), tier changes (tier_changed) and vault changes, with\n"
         "secrets masked. Each row carries the SHA-256 of the previous row and of its\n"
-        "own content, so an edited, deleted or reordered row breaks the chain.\n"
+        "own content, and a seal keyed with a key derived from the vault key. The\n"
+        "sealed head (row count and newest hash) is kept in the store, updated with\n"
+        "every row, and in DATA_DIR/audit-witness, so rows cut from the end, an\n"
+        "emptied table, a wiped or restored database and a history edited and\n"
+        "re-hashed are all caught. Whoever holds the vault key can still rewrite\n"
+        "everything: see docs/security.md \"Audit log\".\n"
         "\n"
         "  (no action)  newest rows first: id, time, event, actor, tool, decision, rule\n"
-        "  verify       walks the whole chain; exit 0 when intact, 1 naming the first\n"
-        "               broken row\n"
+        "  verify       checks the whole log; exit 0 when intact, 1 naming the first bad\n"
+        "               or first missing row and why\n"
+        "  reanchor     after verify failed and you know why: accepts the log as it is\n"
+        "               now (shortened, emptied, a replaced database) and records what\n"
+        "               was given up in an audit_reanchored row; an edited log cannot be\n"
+        "               accepted. While the log does not match its anchor nothing more\n"
+        "               is appended, so everything that must be audited fails closed\n"
         "\n"
         "options:\n"
         "  --limit N        at most N rows (default 50)\n"
         "  --event E        only event E, or a prefix with a trailing * (connector.*)\n"
         "  --json           JSON output\n"
+        "  --yes            reanchor without asking (required: it gives up evidence)\n"
         "  --data-dir DIR   data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
         "\n"
-        "exit status: 0 ok / chain intact, 1 failed / chain broken, 2 bad usage\n"
+        "exit status: 0 ok / log intact, 1 failed / log broken, 2 bad usage,\n"
+        "3 reanchor needs --yes\n"
         "\n"
         "example:\n"
         "  waggle audit --event 'connector.*' --limit 5\n"
@@ -71,25 +84,77 @@ static int do_list(const char *cmd, storecli *s, const wg_audit_query *q, int as
     return rc;
 }
 
-static int do_verify(const char *cmd, storecli *s, int as_json)
+static int do_verify(const char *cmd, storecli *s, int as_json, int yes)
 {
+    (void)yes;
     wg_audit_verify_result r;
     int rc = wg_audit_verify(&r, s->audit);
     if (rc < 0)
         return wg_cli_error(cmd, rc);
     if (as_json) {
-        json_t *o = json_pack("{s:b,s:I,s:o,s:s}", "ok", r.ok, "rows", (json_int_t)r.rows,
-                              "firstBadId", r.ok ? json_null() : json_integer(r.first_bad_id),
-                              "reason", r.reason);
+        json_t *o = json_pack("{s:b,s:I,s:o,s:s,s:I,s:s,s:I,s:I}", "ok", r.ok, "rows",
+                              (json_int_t)r.rows, "firstBadId",
+                              r.ok || !r.first_bad_id ? json_null() : json_integer(r.first_bad_id),
+                              "reason", r.reason, "anchorRows", (json_int_t)r.anchor_rows,
+                              "anchorHead", r.anchor_head, "witnessRows",
+                              (json_int_t)r.witness_rows, "trustedRows",
+                              (json_int_t)r.trusted_rows);
         wg_cli_print_json(o, 0);
         json_decref(o);
     } else if (r.ok) {
-        printf("audit chain intact: %zu rows\n", r.rows);
+        printf("audit chain intact: %zu rows, sealed head %s\n", r.rows,
+               r.rows ? r.anchor_head : "(empty log)");
+        if (r.trusted_rows)
+            printf("note: rows 1-%lld were written before the log was anchored; they are "
+                   "trusted as found\n", (long long)r.trusted_rows);
     } else {
-        fprintf(stderr, "waggle audit: chain broken at %s\n", r.reason);
+        fprintf(stderr, "waggle audit: the audit log does not verify: %s\n", r.reason);
     }
     return r.ok ? WG_EXIT_OK : WG_EXIT_FAIL;
 }
+
+static int do_reanchor(const char *cmd, storecli *s, int as_json, int yes)
+{
+    wg_audit_verify_result r;
+    int rc = wg_audit_verify(&r, s->audit);
+    if (rc < 0)
+        return wg_cli_error(cmd, rc);
+    if (r.ok) {
+        printf("audit chain intact: %zu rows; nothing to reanchor\n", r.rows);
+        return WG_EXIT_OK;
+    }
+    if (!yes) {
+        fprintf(stderr, "waggle audit: the audit log does not verify: %s\n"
+                        "waggle audit: reanchor accepts the log as it is now and gives that up "
+                        "for good; run again with --yes once you know why\n", r.reason);
+        return WG_EXIT_CONFIRM;
+    }
+    int64_t id = 0;
+    if ((rc = wg_audit_reanchor(s->audit, "cli", &id)) < 0) {
+        wg_cli_error(cmd, rc);
+        return WG_EXIT_FAIL;
+    }
+    if (as_json) {
+        json_t *o = json_pack("{s:b,s:I,s:s}", "reanchored", 1, "id", (json_int_t)id, "was",
+                              r.reason);
+        rc = wg_cli_print_json(o, 0);
+        json_decref(o);
+        return rc;
+    }
+    printf("reanchored: the log's %lld rows are accepted as they are; recorded as row #%lld "
+           "(was: %s)\n", (long long)(id - 1), (long long)id, r.reason);
+    return WG_EXIT_OK;
+}
+
+typedef int (*audit_action)(const char *cmd, storecli *s, int as_json, int yes);
+
+static const struct {
+    const char *name;
+    audit_action fn;
+} actions[] = {
+    { "verify", do_verify },
+    { "reanchor", do_reanchor },
+};
 
 int cmd_audit(int argc, char **argv, const wg_cli *cli)
 {
@@ -102,12 +167,13 @@ int cmd_audit(int argc, char **argv, const wg_cli *cli)
         { "limit", required_argument, NULL, 'l' },
         { "event", required_argument, NULL, 'e' },
         { "json", no_argument, NULL, 'j' },
+        { "yes", no_argument, NULL, 'y' },
         { "data-dir", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 },
     };
     wg_audit_query q = { 0 };
     const char *data_dir = cli->data_dir;
-    int as_json = 0, c;
+    int as_json = 0, yes = 0, c;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -121,23 +187,31 @@ int cmd_audit(int argc, char **argv, const wg_cli *cli)
         }
         case 'e': q.event = optarg; break;
         case 'j': as_json = 1; break;
+        case 'y': yes = 1; break;
         case 'D': data_dir = optarg; break;
         default:
             return wg_cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    int npos = argc - optind, verify = 0;
-    if (npos == 1 && !strcmp(argv[optind], "verify"))
-        verify = 1;
-    else if (npos)
-        return wg_cli_usage(cmd, "unexpected argument '%s' (the only action is verify)", argv[optind]);
-    if (verify && (q.limit || q.event))
-        return wg_cli_usage(cmd, "verify checks the whole chain: no --limit or --event");
+    int npos = argc - optind;
+    audit_action fn = NULL;
+    for (size_t i = 0; npos && i < sizeof actions / sizeof *actions; i++)
+        if (!strcmp(argv[optind], actions[i].name))
+            fn = actions[i].fn;
+    if (npos && !fn)
+        return wg_cli_usage(cmd, "unknown action '%s' (verify, reanchor)", argv[optind]);
+    if (npos > 1)
+        return wg_cli_usage(cmd, "unexpected argument '%s' (%s takes none)", argv[optind + 1],
+                            argv[optind]);
+    if (fn && (q.limit || q.event))
+        return wg_cli_usage(cmd, "%s checks the whole log: no --limit or --event", argv[optind]);
+    if (yes && fn != do_reanchor)
+        return wg_cli_usage(cmd, "--yes belongs to reanchor");
     storecli s;
     int rc = storecli_open(&s, cmd, data_dir, NULL);
     if (rc != WG_EXIT_OK)
         return rc;
-    rc = verify ? do_verify(cmd, &s, as_json) : do_list(cmd, &s, &q, as_json);
+    rc = fn ? fn(cmd, &s, as_json, yes) : do_list(cmd, &s, &q, as_json);
     storecli_close(&s);
     return rc;
 }

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMPORT_MAX (16u << 20)
+#define IMPORT_MAX (64u << 20)   /* a registry file of ~100,000 servers */
+#define IMPORT_LIST_MAX 20       /* ids named after an import; the rest are counted */
 
 typedef struct {
     const char *data_dir;
@@ -119,7 +120,7 @@ static int search_extra(int c, const char *arg, void *ctx)
     char *end;
     errno = 0;
     s->limit = strtol(arg, &end, 10);
-    if (errno || *end || end == arg) {
+    if (errno || *end || end == arg || s->limit < 1 || s->limit > WG_CATALOG_LIMIT_MAX) {
         wg_cli_usage("catalog search", "--limit must be a whole number (1..%d), got '%s'",
                      WG_CATALOG_LIMIT_MAX, arg);
         return 1;
@@ -302,8 +303,11 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
         rc = wg_catalog_import_local(&added, dir, entries);
     if (rc == 0) {
         printf("imported %zu server%s into %s/catalog.json:", added, added == 1 ? "" : "s", dir);
-        for (size_t i = 0; i < json_array_size(entries); i++)
+        size_t n = json_array_size(entries), shown = n < IMPORT_LIST_MAX ? n : IMPORT_LIST_MAX;
+        for (size_t i = 0; i < shown; i++)
             printf(" %s", json_string_value(json_object_get(json_array_get(entries, i), "id")));
+        if (n > shown)
+            printf(" ... and %zu more", n - shown);
         printf("\n");
     }
     json_decref(entries);

@@ -41,10 +41,13 @@ static const char usage_text[] =
     "      --yes                 approve the call if the gate asks (you are the human)\n"
     "\n"
     "settings: email: smtp_url (smtps://host:465; without it email uses SendGrid),\n"
-    "from_email, from_name, max_daily (default 100); postgres: statement_timeout_ms.\n"
+    "from_email, from_name, max_daily (1-1000000, default 100); postgres:\n"
+    "statement_timeout_ms (100-600000). A bad value is refused (exit 2).\n"
     "\n"
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
-    "discord-mock); --json prints JSON (list, health).\n"
+    "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
+    "and --allow-http-upstreams let connectors reach loopback/private addresses\n"
+    "and plain http:// (refused by default: docs/security.md).\n"
     "\n"
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
@@ -54,7 +57,7 @@ static const char usage_text[] =
     "one to ask: it waits, and `waggle approve ID` (printed) runs it.\n"
     "\n"
     "example:\n"
-    "  printf '%%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
+    "  printf '%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
     "  waggle connectors call connector_github_create_issue \\\n"
     "      '{\"owner\":\"me\",\"repo\":\"hive\",\"title\":\"Bees are loose\"}'\n";
 
@@ -69,7 +72,7 @@ typedef struct env {
 enum { MAX_SETS = 16 };
 
 typedef struct opts {
-    int json, yes, demo;
+    int json, yes, demo, allow_private, allow_http;
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
@@ -197,7 +200,8 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     wg_connect_request req = { .token = token, .email = o->email, .base_url = o->base_url,
-                               .expires_at = o->expires_at };
+                               .expires_at = o->expires_at,
+                               .principal = WG_PRINCIPAL_OPERATOR };   /* the CLI's user */
     rc = wg_engine_connect(&lim, e->sc.engine, argv[0], &req, "cli");
     memset(token, 0, strlen(token));
     free(token);
@@ -344,6 +348,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "email", required_argument, NULL, 'e' },    { "base-url", required_argument, NULL, 'b' },
         { "expires-at", required_argument, NULL, 'x' }, { "level", required_argument, NULL, 'l' },
         { "set", required_argument, NULL, 's' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -364,6 +370,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         switch (c) {
         case 'd': data_dir = optarg; break;
         case 'D': o.demo = 1; break;
+        case 'P': o.allow_private = 1; break;
+        case 'W': o.allow_http = 1; break;
         case 'j': o.json = 1; break;
         case 'y': o.yes = 1; break;
         case 'e': o.email = optarg; break;
@@ -398,7 +406,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (strcmp(subs[k].name, words[0]))
             continue;
         env e = { 0 };
-        storecli_options so = { .demo = o.demo, .lazy = 1 };
+        storecli_options so = { .demo = o.demo, .lazy = 1, .allow_private_upstreams = o.allow_private,
+                                 .allow_http_upstreams = o.allow_http };
         int rc = storecli_open(&e.sc, "connectors", data_dir, &so);
         if (rc != WG_EXIT_OK)
             return rc;

@@ -169,72 +169,100 @@ static int flush(obuf *b)
 
 /* ---- --batch ------------------------------------------------------------------ */
 
+/* One line: its decision, or {"error":...}. */
+static void batch_line(obuf *out, wg_engine *engine, wg_autonomy default_level,
+                       const char *line, size_t len, size_t lineno)
+{
+    size_t ls = 0, le = len;
+    while (ls < le && (line[ls] == ' ' || line[ls] == '\t' || line[ls] == '\r'))
+        ls++;
+    while (le > ls && (line[le - 1] == ' ' || line[le - 1] == '\t' || line[le - 1] == '\r'))
+        le--;
+    if (le == ls)
+        return;
+    wg_gate_decision d;
+    char tool[256];
+    if (wg_engine_check_line(engine, line + ls, le - ls, default_level, tool, sizeof tool, &d) < 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "line %zu: %s", lineno, wg_error_last());
+        OB_LIT(out, "{\"error\":");
+        ob_str(out, msg);
+        OB_LIT(out, "}\n");
+    } else {
+        ob_decision(out, tool, &d);
+    }
+}
+
+enum { BATCH_LINE_MAX = 16 << 20 };   /* a longer line is answered with an error and skipped */
+
+static void too_long(obuf *out, size_t lineno)
+{
+    char msg[128];
+    snprintf(msg, sizeof msg, "line %zu: longer than %d bytes", lineno, BATCH_LINE_MAX);
+    OB_LIT(out, "{\"error\":");
+    ob_str(out, msg);
+    OB_LIT(out, "}\n");
+}
+
 static int run_batch(wg_engine *engine, wg_autonomy default_level, const char *cmd)
 {
     obuf out = { 0 };
-    size_t cap = 1 << 20, len = 0, lineno = 0;
+    size_t cap = 1 << 16, len = 0, lineno = 0;
+    size_t scanned = 0;     /* buf[0, scanned) holds no newline: never searched twice */
+    int skipping = 0;       /* inside a line over BATCH_LINE_MAX: drop bytes to its end */
     char *buf = malloc(cap);
     if (!buf)
         return wg_cli_fail(cmd, "out of memory");
-    int eof = 0, rc = WG_EXIT_OK;
-    while (!eof || len > 0) {
-        if (!eof) {
-            if (len == cap) {
-                char *nb = realloc(buf, cap * 2);
-                if (!nb) {
-                    rc = wg_cli_fail(cmd, "out of memory (a line over %zu bytes?)", cap);
-                    break;
-                }
-                buf = nb;
-                cap *= 2;
-            }
-            ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
-            if (got < 0) {
-                rc = wg_cli_fail(cmd, "cannot read stdin");
+    int rc = WG_EXIT_OK;
+    for (;;) {
+        if (len == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                rc = wg_cli_fail(cmd, "out of memory");
                 break;
             }
-            if (got == 0)
-                eof = 1;
-            len += (size_t)got;
+            buf = nb;
+            cap *= 2;
         }
+        ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
+        if (got < 0) {
+            rc = wg_cli_fail(cmd, "cannot read stdin");
+            break;
+        }
+        int eof = got == 0;
+        len += (size_t)got;
         size_t start = 0;
         for (;;) {
-            char *nl = memchr(buf + start, '\n', len - start);
-            size_t end = nl ? (size_t)(nl - buf) : len;
-            if (!nl && !eof)
-                break;
-            if (!nl && start == len)
-                break;
-            lineno++;
-            size_t ls = start, le = end;
-            while (ls < le && (buf[ls] == ' ' || buf[ls] == '\t' || buf[ls] == '\r'))
-                ls++;
-            while (le > ls && (buf[le - 1] == ' ' || buf[le - 1] == '\t' || buf[le - 1] == '\r'))
-                le--;
-            if (le > ls) {
-                wg_gate_decision d;
-                char tool[256];
-                int r = wg_engine_check_line(engine, buf + ls, le - ls, default_level,
-                                             tool, sizeof tool, &d);
-                if (r < 0) {
-                    char msg[300];
-                    snprintf(msg, sizeof msg, "line %zu: %s", lineno, wg_error_last());
-                    OB_LIT(&out, "{\"error\":");
-                    ob_str(&out, msg);
-                    OB_LIT(&out, "}\n");
-                } else {
-                    ob_decision(&out, tool, &d);
-                }
+            char *nl = memchr(buf + scanned, '\n', len - scanned);
+            if (!nl) {
+                scanned = len;
+                if (!eof || start == len)
+                    break;
             }
-            start = nl ? end + 1 : len;
+            size_t end = nl ? (size_t)(nl - buf) : len;
+            lineno++;
+            if (skipping)
+                skipping = 0;           /* the end of an over-long line, already answered */
+            else if (end - start > BATCH_LINE_MAX)
+                too_long(&out, lineno);
+            else
+                batch_line(&out, engine, default_level, buf + start, end - start, lineno);
+            start = scanned = nl ? end + 1 : len;
             if (out.n > (1 << 16) && flush(&out) < 0) {
                 rc = wg_cli_fail(cmd, "cannot write stdout");
                 goto done;
             }
         }
+        if (!skipping && len - start > BATCH_LINE_MAX) {
+            too_long(&out, lineno + 1);
+            skipping = 1;
+        }
+        if (skipping)
+            start = len;                /* keep nothing of it */
         memmove(buf, buf + start, len - start);
         len -= start;
-        if (eof && len == 0)
+        scanned -= start;
+        if (eof)
             break;
     }
 done:

@@ -69,6 +69,8 @@ static int do_next(const char *cmd, storecli *s, const char *provider, const pop
     const char *key = NULL, *name = NULL;
     /* revealing writes pool_key_revealed first and refuses when it cannot */
     int rc = wg_engine_pool_next(&key, &name, s->engine, provider, o->max_keys, o->reveal, "cli");
+    if (rc == WG_EDENIED)
+        return wg_cli_fail(cmd, "not showing the key: %s", wg_error_last());
     if (rc < 0)
         return wg_cli_fail(cmd, "%s", wg_error_last());
     printf("%s\n", o->reveal ? key : name);

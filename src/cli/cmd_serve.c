@@ -6,6 +6,7 @@
 #include "waggle/server.h"
 #include "waggle/types.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -21,6 +22,11 @@ static void usage(FILE *to)
         "usage: waggle serve [--data-dir DIR] [--listen HOST:PORT] [--demo]\n"
         "                    [--allow-host NAME]... [--cors-origin ORIGIN]... [--threads N]\n"
         "                    [--autonomy-cap MINUTES] [--approval-ttl SECONDS]\n"
+        "                    [--allow-private-upstreams] [--allow-http-upstreams]\n"
+        "                    [--obsidian-root DIR]... [--allow-privileged-db-roles]\n"
+        "                    [--max-connections N] [--max-connections-per-ip N]\n"
+        "                    [--request-deadline SECONDS] [--idle-timeout SECONDS]\n"
+        "                    [--trusted-proxy ADDR]...\n"
         "                    [--max-autonomy LEVEL] [--never-autopass TOOL]...\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
@@ -52,12 +58,53 @@ static void usage(FILE *to)
         "                       level (rule operator.never_autopass); repeatable, a\n"
         "                       trailing * matches a prefix, e.g.\n"
         "                       --never-autopass connector_postgres_execute\n"
+        "  --allow-private-upstreams\n"
+        "                       let connectors reach loopback, private, link-local and\n"
+        "                       other non-public addresses (refused by default, checked\n"
+        "                       after DNS resolution: docs/security.md)\n"
+        "  --allow-http-upstreams\n"
+        "                       let connectors use plain http:// and SMTP without TLS\n"
+        "                       (credentials then travel in clear text)\n"
+        "  --obsidian-root DIR  an Obsidian vault connected over HTTP with the API token\n"
+        "                       must be DIR or lie under it (repeatable; none by default:\n"
+        "                       only vaults the operator connects, from the CLI or with\n"
+        "                       the admin token, are served). /, the data dir and its\n"
+        "                       parents are refused.\n"
+        "  --allow-privileged-db-roles\n"
+        "                       let the postgres connector use a superuser or a role\n"
+        "                       that reads/writes server files or runs programs\n"
+        "\n"
+        "hostile clients (docs/security.md section 7):\n"
+        "  --max-connections N  open connections in all (default 1000, or less when\n"
+        "                       ulimit -n leaves less room; above that room: refused)\n"
+        "  --max-connections-per-ip N\n"
+        "                       open connections per client address, IPv6 per /64\n"
+        "                       (default 64); more are closed at once\n"
+        "  --request-deadline SEC  a request must arrive whole (request line to last\n"
+        "                       body byte) within SEC, however steadily it trickles\n"
+        "                       (default 30, 1-3600)\n"
+        "  --idle-timeout SEC   close a connection silent for SEC (default 30, 1-3600)\n"
+        "  --trusted-proxy ADDR an address (or ADDR/BITS) exempt from the per-address\n"
+        "                       limit, e.g. the HAProxy in front of replicas\n"
+        "                       (repeatable; also $WAGGLE_TRUSTED_PROXIES)\n"
         "\n"
         "environment: WAGGLE_API_TOKEN uses this token instead of DATA_DIR/api-token.\n"
         "\n"
         "example:\n"
         "  waggle serve &\n"
         "  curl -H \"Authorization: Bearer $(cat ~/.waggle/api-token)\" localhost:3333/api/tier\n");
+}
+
+/* A whole decimal number in [min, max]. */
+static int number_arg(unsigned *out, const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
 }
 
 /* Appends the comma-separated items of s to list. */
@@ -85,7 +132,9 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *hosts[MAX_LIST + 1] = { 0 };
     const char *origins[MAX_LIST + 1] = { 0 };
     const char *never[MAX_LIST + 1] = { 0 };
-    int n_hosts = 0, n_origins = 0, n_never = 0;
+    const char *roots[MAX_LIST + 1] = { 0 };
+    const char *proxies[MAX_LIST + 1] = { 0 };
+    int n_hosts = 0, n_origins = 0, n_never = 0, n_roots = 0, n_proxies = 0;
     wg_server_options opt = { 0 };
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
@@ -96,8 +145,17 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "threads", required_argument, NULL, 't' },
         { "autonomy-cap", required_argument, NULL, 'A' },
         { "approval-ttl", required_argument, NULL, 'T' },
-        { "max-autonomy", required_argument, NULL, 'M' },
-        { "never-autopass", required_argument, NULL, 'N' },
+        { "max-autonomy", required_argument, NULL, 'm' },
+        { "never-autopass", required_argument, NULL, 'n' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "obsidian-root", required_argument, NULL, 'V' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
+        { "max-connections", required_argument, NULL, 'C' },
+        { "max-connections-per-ip", required_argument, NULL, 'M' },
+        { "request-deadline", required_argument, NULL, 'R' },
+        { "idle-timeout", required_argument, NULL, 'I' },
+        { "trusted-proxy", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     optind = 1;
@@ -107,6 +165,14 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         case 'd': data_dir = optarg; break;
         case 'l': listen = optarg; break;
         case 'D': opt.demo = 1; break;
+        case 'P': opt.allow_private_upstreams = 1; break;
+        case 'W': opt.allow_http_upstreams = 1; break;
+        case 'V':
+            if (n_roots == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --obsidian-root options", MAX_LIST);
+            roots[n_roots++] = optarg;
+            break;
+        case 'S': opt.allow_privileged_db_roles = 1; break;
         case 'H': if (n_hosts < MAX_LIST) hosts[n_hosts++] = optarg; break;
         case 'O': if (n_origins < MAX_LIST) origins[n_origins++] = optarg; break;
         case 't': {
@@ -133,17 +199,38 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             opt.approval_ttl_s = (unsigned)t;
             break;
         }
-        case 'M': {
+        case 'm': {
             wg_autonomy level;
             if (wg_autonomy_parse(&level, optarg) < 0)
                 return wg_cli_usage(argv[0], "--max-autonomy must be normal, trusted or yolo");
             opt.max_autonomy = optarg;
             break;
         }
-        case 'N':
+        case 'n':
             if (n_never == MAX_LIST)
                 return wg_cli_usage(argv[0], "at most %d --never-autopass tools", MAX_LIST);
             never[n_never++] = optarg;
+            break;
+        case 'C':
+            if (number_arg(&opt.max_connections, optarg, 1, 1000000) < 0)
+                return wg_cli_usage(argv[0], "--max-connections must be 1-1000000");
+            break;
+        case 'M':
+            if (number_arg(&opt.max_connections_per_ip, optarg, 1, 1000000) < 0)
+                return wg_cli_usage(argv[0], "--max-connections-per-ip must be 1-1000000");
+            break;
+        case 'R':
+            if (number_arg(&opt.request_deadline_s, optarg, 1, 3600) < 0)
+                return wg_cli_usage(argv[0], "--request-deadline must be 1-3600 seconds");
+            break;
+        case 'I':
+            if (number_arg(&opt.timeout_s, optarg, 1, 3600) < 0)
+                return wg_cli_usage(argv[0], "--idle-timeout must be 1-3600 seconds");
+            break;
+        case 'X':
+            if (n_proxies == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --trusted-proxy", MAX_LIST);
+            proxies[n_proxies++] = optarg;
             break;
         default: return wg_cli_usage(argv[0], "unknown option");
         }
@@ -159,16 +246,20 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     }
     char *hosts_env = getenv("WAGGLE_ALLOWED_HOSTS") ? strdup(getenv("WAGGLE_ALLOWED_HOSTS")) : NULL;
     char *origins_env = getenv("WAGGLE_CORS_ORIGINS") ? strdup(getenv("WAGGLE_CORS_ORIGINS")) : NULL;
+    char *proxies_env = getenv("WAGGLE_TRUSTED_PROXIES") ? strdup(getenv("WAGGLE_TRUSTED_PROXIES")) : NULL;
     if (hosts_env)
         split_into(hosts, &n_hosts, hosts_env);
     if (origins_env)
         split_into(origins, &n_origins, origins_env);
+    if (proxies_env)
+        split_into(proxies, &n_proxies, proxies_env);
 
     char *dir = NULL;
     int rc = wg_datadir_open(&dir, data_dir);
     if (rc < 0) {
         free(hosts_env);
         free(origins_env);
+        free(proxies_env);
         return wg_cli_error(argv[0], rc);
     }
     opt.data_dir = dir;
@@ -177,6 +268,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     opt.allowed_hosts = hosts;
     opt.cors_origins = origins;
     opt.never_autopass = never;
+    opt.obsidian_roots = roots;
+    opt.trusted_proxies = proxies;
     opt.log = log_stderr;
 
     /* Block the stop signals before any thread starts so that only sigwait
@@ -203,5 +296,6 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     free(dir);
     free(hosts_env);
     free(origins_env);
+    free(proxies_env);
     return status;
 }

@@ -26,7 +26,8 @@ static void help(void)
         "\n"
         "  set      reads the value from stdin (one trailing newline is dropped) and\n"
         "           stores it; type, expiry and scopes are sealed with it\n"
-        "  get      prints the value to stdout (audit-logged as vault_read)\n"
+        "  get      prints the value to stdout, after its vault_read audit row is\n"
+        "           written (when the row cannot be written: nothing, exit 1)\n"
         "  list     JSON [{name, metadata, updatedAt}], never values\n"
         "  delete   removes NAME; with --with-subkeys and NAME connector:<id>, also\n"
         "           every connector:<id>:* entry; prints the deleted names\n"
@@ -107,6 +108,8 @@ static int do_get(const char *cmd, storecli *s, const char *name)
     /* The engine writes the vault_read row first and hands nothing out
      * when it cannot (fail closed, as the server does). */
     int rc = wg_engine_vault_get(&e, s->engine, name, "cli");
+    if (rc == WG_EDENIED)
+        return wg_cli_fail(cmd, "not showing the value: %s", wg_error_last());
     if (rc < 0)
         return rc == WG_EINVAL ? wg_cli_error(cmd, rc) : wg_cli_fail(cmd, "%s", wg_error_last());
     fwrite(e->value, 1, e->value_len, stdout);

@@ -13,18 +13,18 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-    { "gate",       cmd_gate,       "does this tool call need a human's click? (spec 7)" },
-    { "trust",      cmd_trust,      "score the risk of a skill or capability (spec 5)" },
-    { "route",      cmd_route,      "where could a capability come from? (spec 2)" },
-    { "acquire",    cmd_acquire,    "propose a capability to install for a need (spec 3)" },
+    { "gate",       cmd_gate,       "does this tool call need a human's click?" },
+    { "trust",      cmd_trust,      "score the risk of a skill or capability" },
+    { "route",      cmd_route,      "where could a capability come from?" },
+    { "acquire",    cmd_acquire,    "propose a capability to install for a need" },
     { "skills",     cmd_skills,     "list and install starter skills" },
-    { "marker",     cmd_marker,     "emit or parse capability-request markers (spec 4.3)" },
-    { "catalog",    cmd_catalog,    "search the MCP server catalog (spec 12)" },
+    { "marker",     cmd_marker,     "emit or parse capability-request markers" },
+    { "catalog",    cmd_catalog,    "search the MCP server catalog" },
     { "vault",      cmd_vault,      "store and read encrypted credentials" },
     { "audit",      cmd_audit,      "read and verify the tamper-evident audit log" },
-    { "tier",       cmd_tier,       "show or change the subscription tier (spec 10)" },
-    { "pool",       cmd_pool,       "rotate API keys with cooldowns (spec 13)" },
-    { "connectors", cmd_connectors, "list, connect and call connectors (spec 8)" },
+    { "tier",       cmd_tier,       "show or change the subscription tier" },
+    { "pool",       cmd_pool,       "rotate API keys with cooldowns" },
+    { "connectors", cmd_connectors, "list, connect and call connectors" },
     { "approvals",  cmd_approvals,  "list the tool calls waiting for a person's approval" },
     { "approve",    cmd_approve,    "approve (or --deny) a waiting tool call by its id" },
     { "serve",      cmd_serve,      "run the HTTP service (also: waggled)" },
@@ -47,7 +47,7 @@ static void usage(FILE *to)
         "\n"
         "global options:\n"
         "  --data-dir DIR  state directory (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
-        "  --version       print the version\n"
+        "  -V, --version   print the version\n"
         "  -h, --help      this text; 'waggle COMMAND --help' for a command\n"
         "\n"
         "exit status: 0 ok (or: runs without confirmation), 1 failed,\n"
@@ -68,6 +68,10 @@ int main(int argc, char **argv)
     const char *self = strrchr(argv[0], '/');
     self = self ? self + 1 : argv[0];
     if (strcmp(self, "waggled") == 0) {
+        if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+            printf("waggled %s\n", wg_version());
+            return WG_EXIT_OK;
+        }
         argv[0] = "serve";
         return cmd_serve(argc, argv, &cli);
     }
@@ -78,7 +82,12 @@ int main(int argc, char **argv)
             cli.data_dir = argv[++i];
         } else if (strncmp(argv[i], "--data-dir=", 11) == 0) {
             cli.data_dir = argv[i] + 11;
-        } else if (strcmp(argv[i], "--version") == 0) {
+        } else if (strcmp(argv[i], "--list-commands") == 0) {
+            /* For the shell completions: NAME<TAB>SUMMARY, one per line. */
+            for (int c = 0; c < N_COMMANDS; c++)
+                printf("%s\t%s\n", commands[c].name, commands[c].summary);
+            return WG_EXIT_OK;
+        } else if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
             printf("waggle %s\n", wg_version());
             return WG_EXIT_OK;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {

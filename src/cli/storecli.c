@@ -22,6 +22,8 @@ int storecli_open(storecli *s, const char *cmd, const char *data_dir, const stor
         eo.data_dir = s->dir;
         eo.actor = "cli";
         eo.demo = o && o->demo;
+        eo.allow_private_upstreams = o && o->allow_private_upstreams;
+        eo.allow_http_upstreams = o && o->allow_http_upstreams;
         eo.log = log_stderr;
         rc = wg_engine_open(&s->engine, &eo);
     }
@@ -33,6 +35,11 @@ int storecli_open(storecli *s, const char *cmd, const char *data_dir, const stor
         storecli_close(s);
         return code == WG_EXIT_USAGE ? WG_EXIT_FAIL : code;
     }
+    int64_t legacy = wg_audit_legacy_sealed(s->audit);
+    if (legacy)
+        fprintf(stderr, "waggle %s: note: the audit log's %lld existing rows were written before "
+                "it was anchored; they are now anchored as found (audit_anchored row #%lld)\n",
+                cmd, (long long)legacy, (long long)(legacy + 1));
     return WG_EXIT_OK;
 }
 

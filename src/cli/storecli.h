@@ -18,6 +18,8 @@ typedef struct storecli {
 typedef struct storecli_options {
     int demo;                     /* register the demo connectors */
     int lazy;                     /* open nothing yet: the engine opens parts on use */
+    int allow_private_upstreams;  /* the operator's upstream policy (registry options) */
+    int allow_http_upstreams;
 } storecli_options;
 
 /* Opens the data dir (created 0700) and the engine on it, and (unless

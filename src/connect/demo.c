@@ -58,7 +58,7 @@ static int demo_health(char **error, const wg_connector_call *call)
     return 0;
 }
 
-static const wg_connector_ops ops = { demo_execute, demo_health };
+static const wg_connector_ops ops = { .execute = demo_execute, .health = demo_health };
 
 #define SEND_SCHEMA JSON({"properties":{"channel":{"type":"string"},"message":{"type":"string"}}, \
                           "required":["channel","message"]})

@@ -2,8 +2,10 @@
  * SendGrid v3 API (reference 1.3 row 4, 1.4; reference 13 item 15).
  *
  * Mode: SMTP when connector:email:smtp_url is set (smtps://host:465 or
- * smtp://host:587; plain smtp:// must upgrade to TLS unless the host is
- * loopback), SendGrid otherwise (the credential is then the API key).
+ * smtp://host:587; plain smtp:// must upgrade to TLS unless the operator
+ * allows plain upstreams), SendGrid otherwise (the credential is then the
+ * API key). smtp_url is a setting, so only the operator sets it, and its
+ * host passes the upstream policy (upstream.h) like every other upstream.
  * Headers are built here, never from raw input: addresses are validated,
  * anything with CR/LF is refused, the subject and display name travel as
  * RFC 2047 encoded words, Bcc never appears in the message. The daily send
@@ -15,6 +17,7 @@
 #include "waggle/connector.h"
 #include "waggle/error.h"
 #include "connect/specs/specs.h"
+#include "connect/upstream.h"
 
 #include <curl/curl.h>
 #include <sodium.h>
@@ -23,7 +26,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_RECIPIENTS = 50, MAX_BODY = 1024 * 1024 };
+enum { MAX_RECIPIENTS = 50, MAX_BODY = 1024 * 1024,
+       MAX_DAILY_MAX = 1000000 };   /* bound of the max_daily setting */
 
 static const wg_connector_action actions[] = {
     { "send_email", "Send an email",
@@ -203,19 +207,6 @@ static size_t on_read(char *buf, size_t size, size_t n, void *ud)
     return len;
 }
 
-static int loopback(const char *url)
-{
-    CURLU *u = curl_url();
-    char *host = NULL;
-    int lo = 0;
-    if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
-        lo = !strcmp(host, "127.0.0.1") || !strcmp(host, "localhost") || !strcmp(host, "[::1]");
-    curl_free(host);
-    curl_url_cleanup(u);
-    return lo;
-}
-
 static json_t *smtp_send(const wg_connector_call *call, const settings *s, const json_t *p,
                          const json_t *to, const json_t *cc, const json_t *bcc, const char *from)
 {
@@ -266,12 +257,11 @@ static json_t *smtp_send(const wg_connector_call *call, const settings *s, const
     }
     char *mail_from = NULL;
     json_t *out = NULL;
-    if (curl && rcpt && asprintf(&mail_from, "<%s>", from) > 0) {
+    wg_upstream_pin pin = { 0 };
+    if (curl && wg_upstream_curl(&pin, curl, s->smtp_url, WG_UPSTREAM_SMTP, call->upstream) < 0) {
+        out = wg_connector_fail("SMTP: %s", wg_error_last());
+    } else if (curl && rcpt && asprintf(&mail_from, "<%s>", from) > 0) {
         upload u = { msg, strlen(msg) };
-        curl_easy_setopt(curl, CURLOPT_URL, s->smtp_url);
-        curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-        curl_easy_setopt(curl, CURLOPT_USE_SSL,
-                         (long)(loopback(s->smtp_url) ? CURLUSESSL_TRY : CURLUSESSL_ALL));
         curl_easy_setopt(curl, CURLOPT_USERNAME, s->smtp_user ? s->smtp_user : from);
         curl_easy_setopt(curl, CURLOPT_PASSWORD, call->creds->token);
         curl_easy_setopt(curl, CURLOPT_MAIL_FROM, mail_from);
@@ -285,12 +275,15 @@ static json_t *smtp_send(const wg_connector_call *call, const settings *s, const
         CURLcode cc_ = curl_easy_perform(curl);
         if (cc_ == CURLE_OK)
             out = wg_connector_ok(json_pack("{s:b,s:O,s:s}", "sent", 1, "to", to, "messageId", mid));
+        else if (pin.guard_refused)
+            out = wg_connector_fail("SMTP: connection refused by the upstream policy");
         else
             out = wg_connector_fail("SMTP send failed: %s", curl_easy_strerror(cc_));
     }
     free(mail_from);
     curl_slist_free_all(rcpt);
     curl_easy_cleanup(curl);
+    wg_upstream_pin_clear(&pin);
     free(msg);
     return out;
 }
@@ -464,37 +457,52 @@ static int email_health(char **error, const wg_connector_call *call)
     if (s.smtp_url) {
         /* connect, EHLO, authenticate and quit, without sending */
         CURL *curl = curl_easy_init();
-        curl_easy_setopt(curl, CURLOPT_URL, s.smtp_url);
-        curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-        curl_easy_setopt(curl, CURLOPT_USE_SSL,
-                         (long)(loopback(s.smtp_url) ? CURLUSESSL_TRY : CURLUSESSL_ALL));
-        curl_easy_setopt(curl, CURLOPT_USERNAME, s.smtp_user ? s.smtp_user : s.from_email);
-        curl_easy_setopt(curl, CURLOPT_PASSWORD, call->creds->token);
-        curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
-        curl_easy_setopt(curl, CURLOPT_TIMEOUT, 5L);
-        curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-        CURLcode cc = curl_easy_perform(curl);
-        if (cc != CURLE_OK) {
+        wg_upstream_pin pin = { 0 };
+        if (!curl) {
+            *error = strdup("SMTP: out of memory");
+            rc = WG_ENOMEM;
+        } else if ((rc = wg_upstream_curl(&pin, curl, s.smtp_url, WG_UPSTREAM_SMTP,
+                                          call->upstream)) < 0) {
             *error = NULL;
-            if (asprintf(error, "SMTP: %s", curl_easy_strerror(cc)) < 0)
+            if (asprintf(error, "SMTP: %s", wg_error_last()) < 0)
                 *error = NULL;
             rc = WG_EUPSTREAM;
+        } else {
+            curl_easy_setopt(curl, CURLOPT_USERNAME, s.smtp_user ? s.smtp_user : s.from_email);
+            curl_easy_setopt(curl, CURLOPT_PASSWORD, call->creds->token);
+            curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
+            curl_easy_setopt(curl, CURLOPT_TIMEOUT, 5L);
+            curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+            CURLcode cc = curl_easy_perform(curl);
+            if (cc != CURLE_OK) {
+                *error = NULL;
+                if (asprintf(error, "SMTP: %s", pin.guard_refused
+                                                    ? "connection refused by the upstream policy"
+                                                    : curl_easy_strerror(cc)) < 0)
+                    *error = NULL;
+                rc = WG_EUPSTREAM;
+            }
         }
         curl_easy_cleanup(curl);
+        wg_upstream_pin_clear(&pin);
     } else {
         wg_connector_spec spec = *call->spec;
         spec.impl = &sendgrid;
-        wg_connector_call c2 = { &spec, call->creds, call->vault };
+        wg_connector_call c2 = *call;
+        c2.spec = &spec;
         rc = wg_rest_ops.health(error, &c2);
     }
     settings_free(&s);
     return rc;
 }
 
-static const wg_connector_ops ops = { email_execute, email_health };
+static const wg_connector_ops ops = { .execute = email_execute, .health = email_health };
 
 static const char *const settings_names[] = { "smtp_url", "from_email", "from_name", "max_daily",
                                                NULL };
+static const wg_connector_number_setting number_settings[] = {
+    { "max_daily", 1, MAX_DAILY_MAX }, { NULL, 0, 0 },
+};
 
 const wg_connector_spec wg_spec_email = {
     .id = "email",
@@ -511,4 +519,5 @@ const wg_connector_spec wg_spec_email = {
     .n_actions = COUNT(actions),
     .ops = &ops,
     .settings = settings_names,
+    .number_settings = number_settings,
 };

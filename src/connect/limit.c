@@ -23,7 +23,35 @@ static int admits(int limit, int wanted)
 /* A non-demo connector with a stored credential (connected or expired). */
 static int holds_slot(const wg_registry *reg, const wg_connector_spec *spec)
 {
-    return !spec->always_connected && strcmp(wg_registry_status(reg, spec->id), "disconnected") != 0;
+    char buf[80];
+    return wg_registry_credential_id(reg, spec->id, buf, sizeof buf) != NULL;
+}
+
+/* Slots in use: distinct stored credentials, so one shared connection
+ * (connector:google behind five Google connectors) is one slot. Linear in
+ * the registered connectors times the distinct credentials seen (both
+ * bounded by the registry's size). */
+static int slots_used(const wg_registry *reg)
+{
+    enum { SEEN_MAX = 128 };
+    char seen[SEEN_MAX][80];
+    int n = 0, extra = 0;
+    for (size_t i = 0; i < wg_registry_count(reg); i++) {
+        char buf[80];
+        const char *c = wg_registry_credential_id(reg, wg_registry_at(reg, i)->id, buf, sizeof buf);
+        if (!c)
+            continue;
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = strcmp(seen[k], c) == 0;
+        if (dup)
+            continue;
+        if (n < SEEN_MAX)
+            snprintf(seen[n++], sizeof seen[0], "%s", c);
+        else
+            extra++;          /* past the table: count, never under-count */
+    }
+    return n + extra;
 }
 
 int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry *reg,
@@ -32,10 +60,7 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
     const wg_connector_spec *spec = wg_registry_get(reg, id);
     if (!spec)
         return wg_error_set(WG_ENOTFOUND, "no connector %s", id ? id : "(null)");
-    int used = 0;
-    for (size_t i = 0; i < wg_registry_count(reg); i++)
-        used += holds_slot(reg, wg_registry_at(reg, i));
-    wg_connector_limit_decide(out, spec, holds_slot(reg, spec), used, effective);
+    wg_connector_limit_decide(out, spec, holds_slot(reg, spec), slots_used(reg), effective);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* memvault.c - a wg_connect_vault kept in memory (tests and embedders that
  * bring no store). Same contract as the store's vault: names map to a value
  * and JSON metadata; get on an absent name is WG_ENOTFOUND. Not encrypted,
- * not persistent; guarded by a mutex. */
+ * not persistent; guarded by a mutex. Its lease locks serialise the threads
+ * of this process only (there is no other process to share them with). */
 #include "waggle/connector.h"
 #include "waggle/error.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct item {
     char *name, *value;
@@ -16,9 +18,17 @@ typedef struct item {
     struct item *next;
 } item;
 
+/* A lease lock: name, holder, until (ms, CLOCK_REALTIME). */
+typedef struct lease {
+    char *name, *owner;
+    long long until_ms;
+    struct lease *next;
+} lease;
+
 typedef struct memvault {
     wg_connect_vault face;     /* first: the handle given out */
     item *head;
+    lease *leases;
     pthread_mutex_t mu;
 } memvault;
 
@@ -57,25 +67,138 @@ static int mv_get(void *ctx, const char *name, char **value, json_t **meta)
     return rc;
 }
 
-static int mv_set(void *ctx, const char *name, const char *value, const json_t *meta)
+static item *item_new(const char *name, const char *value, const json_t *meta)
 {
-    memvault *m = ctx;
     item *it = calloc(1, sizeof *it);
     if (!it || !(it->name = strdup(name)) || !(it->value = strdup(value))) {
         if (it) {
             free(it->name);
             free(it);
         }
-        return wg_error_set(WG_ENOMEM, "out of memory");
+        return NULL;
     }
     it->meta = meta ? json_deep_copy(meta) : NULL;
-    pthread_mutex_lock(&m->mu);
-    item **p = slot(m, name);
+    return it;
+}
+
+/* Puts it in place of name's item (caller holds the mutex). */
+static void put_locked(memvault *m, item *it)
+{
+    item **p = slot(m, it->name);
     if (*p) {
         it->next = (*p)->next;
         item_free(*p);
     }
     *p = it;
+}
+
+static void del_locked(memvault *m, const char *name)
+{
+    item **p = slot(m, name);
+    if (*p) {
+        item *it = *p;
+        *p = it->next;
+        item_free(it);
+    }
+}
+
+static int mv_set(void *ctx, const char *name, const char *value, const json_t *meta)
+{
+    memvault *m = ctx;
+    item *it = item_new(name, value, meta);
+    if (!it)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_lock(&m->mu);
+    put_locked(m, it);
+    pthread_mutex_unlock(&m->mu);
+    return 0;
+}
+
+/* All items are built first, then swapped in under one lock hold: readers
+ * see either none or all of the writes. */
+static int mv_set_many(void *ctx, const wg_connect_vault_item *items, size_t n)
+{
+    memvault *m = ctx;
+    item **fresh = calloc(n ? n : 1, sizeof *fresh);
+    int rc = fresh ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (items[i].value && !(fresh[i] = item_new(items[i].name, items[i].value, items[i].meta)))
+            rc = wg_error_set(WG_ENOMEM, "out of memory");
+    if (rc == 0) {
+        pthread_mutex_lock(&m->mu);
+        for (size_t i = 0; i < n; i++) {
+            if (fresh[i])
+                put_locked(m, fresh[i]);
+            else
+                del_locked(m, items[i].name);
+            fresh[i] = NULL;
+        }
+        pthread_mutex_unlock(&m->mu);
+    }
+    for (size_t i = 0; fresh && i < n; i++)
+        if (fresh[i])
+            item_free(fresh[i]);
+    free(fresh);
+    return rc;
+}
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int mv_lock(void *ctx, const char *name, const char *owner, long ttl_ms)
+{
+    memvault *m = ctx;
+    if (!name || !owner || ttl_ms < 1)
+        return wg_error_set(WG_EINVAL, "lock name, owner and a ttl are required");
+    long long now = now_ms();
+    int rc = 0;
+    pthread_mutex_lock(&m->mu);
+    lease *l = m->leases;
+    while (l && strcmp(l->name, name))
+        l = l->next;
+    if (l && l->until_ms > now && strcmp(l->owner, owner)) {
+        rc = wg_error_set(WG_EBUSY, "lock %s is held", name);
+    } else if (l) {
+        char *o = strdup(owner);
+        if (o) {
+            free(l->owner);
+            l->owner = o;
+            l->until_ms = now + ttl_ms;
+        } else {
+            rc = wg_error_set(WG_ENOMEM, "out of memory");
+        }
+    } else if ((l = calloc(1, sizeof *l)) && (l->name = strdup(name)) &&
+               (l->owner = strdup(owner))) {
+        l->until_ms = now + ttl_ms;
+        l->next = m->leases;
+        m->leases = l;
+    } else {
+        if (l)
+            free(l->name);
+        free(l);
+        rc = wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    pthread_mutex_unlock(&m->mu);
+    return rc;
+}
+
+static int mv_unlock(void *ctx, const char *name, const char *owner)
+{
+    memvault *m = ctx;
+    pthread_mutex_lock(&m->mu);
+    for (lease **p = &m->leases; *p; p = &(*p)->next)
+        if (strcmp((*p)->name, name) == 0 && strcmp((*p)->owner, owner) == 0) {
+            lease *l = *p;
+            *p = l->next;
+            free(l->name);
+            free(l->owner);
+            free(l);
+            break;
+        }
     pthread_mutex_unlock(&m->mu);
     return 0;
 }
@@ -163,7 +286,8 @@ int wg_connect_memvault_new(wg_connect_vault **out)
     if (!m)
         return wg_error_set(WG_ENOMEM, "out of memory");
     pthread_mutex_init(&m->mu, NULL);
-    m->face = (wg_connect_vault){ m, mv_get, mv_set, mv_del, mv_list, mv_take };
+    m->face = (wg_connect_vault){ m, mv_get, mv_set, mv_del, mv_list, mv_take,
+                                  mv_set_many, mv_lock, mv_unlock };
     *out = &m->face;
     return 0;
 }
@@ -177,6 +301,13 @@ void wg_connect_memvault_free(wg_connect_vault *v)
         item *it = m->head;
         m->head = it->next;
         item_free(it);
+    }
+    while (m->leases) {
+        lease *l = m->leases;
+        m->leases = l->next;
+        free(l->name);
+        free(l->owner);
+        free(l);
     }
     pthread_mutex_destroy(&m->mu);
     free(m);

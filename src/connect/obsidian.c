@@ -1,17 +1,31 @@
 /* obsidian.c - the Obsidian connector: Markdown notes in a local vault
- * directory (reference 1.3 row 13, 1.4; reference 13 item 12).
+ * directory (reference 1.3 row 13, 1.4; reference 13 item 12; issue 11).
  *
- * The credential is the vault's absolute path. Every note path is resolved
- * with realpath and must be the vault root itself or lie under "<root>/" -
- * the separator matters: "/home/u/vault-secrets" starts with
- * "/home/u/vault" but is not inside it. Symlinks are resolved before the
- * check, so one pointing out of the vault is refused. Writes go to a temp
- * file in the same directory and are linked (create: fails if the note
- * appeared meanwhile) or renamed (update) into place, so a reader never sees
- * half a note. Directory walks skip dot entries and never follow symlinks.
+ * The credential is the vault's absolute path, and a path is the
+ * operator's to allow (docs/security.md 2.1): the vault must be a directory
+ * the operator connected itself (CLI, admin token: credential metadata
+ * setBy "operator"), or lie under one of the operator's roots
+ * (wg_connect_grants.obsidian_roots, waggle serve --obsidian-root). The
+ * file system root, the data dir, anything inside it and its parents are
+ * never a vault, whoever asks. Checked on connect and again on every call.
+ *
+ * Every note path is resolved with realpath and must be the vault root
+ * itself or lie under "<root>/" - the separator matters:
+ * "/home/u/vault-secrets" starts with "/home/u/vault" but is not inside it.
+ * Symlinks are resolved before the check, so one pointing out of the vault
+ * is refused. No component of a note path, as given or as resolved, may
+ * start with '.' (no "..", no .obsidian/ - plugins there are code Obsidian
+ * runs -, no .git/, .ssh/, .env), and files named like credentials (keys,
+ * tokens, keystores) are never read or written. A note that is not text
+ * (NUL bytes, invalid UTF-8) is an error, not an empty success. Writes go to
+ * a temp file in the same directory and are linked (create: fails if the
+ * note appeared meanwhile) or renamed (update) into place, so a reader never
+ * sees half a note. Directory walks skip dot entries and never follow
+ * symlinks.
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/paths.h"
 #include "connect/specs/specs.h"
 
 #include <ctype.h>
@@ -22,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +48,10 @@ enum {
 };
 
 static const char traversal_msg[] = "Invalid path \xe2\x80\x94 path traversal not allowed";
+static const char hidden_msg[] =
+    "Invalid path \xe2\x80\x94 hidden files and folders (starting with '.') are not served";
+static const char secret_msg[] =
+    "Invalid path \xe2\x80\x94 files named like credentials (keys, tokens) are not served";
 
 static const wg_connector_action actions[] = {
     { "search_notes", "Search notes by name and content",
@@ -55,45 +74,129 @@ static const wg_connector_action actions[] = {
 
 /* ---- confinement ------------------------------------------------------- */
 
-static int inside(const char *root, const char *p)
+static int inside(const char *root, const char *p) { return wg_path_inside(root, p); }
+
+/* Is dir one of the operator's roots or under one? */
+static int granted(const char *dir, const wg_connect_grants *g)
 {
-    size_t n = strlen(root);
-    return strncmp(p, root, n) == 0 && (p[n] == 0 || p[n] == '/');
+    for (size_t i = 0; g && g->obsidian_roots && g->obsidian_roots[i]; i++)
+        if (inside(g->obsidian_roots[i], dir))
+            return 1;
+    return 0;
 }
 
-/* The vault root, resolved. NULL (and *fail) when it is not a directory. */
-static char *vault_root(const wg_connector_call *call, json_t **fail)
+/* The vault root, resolved and allowed. NULL when it is not: *fail is the
+ * result to give and *code the error for connect (WG_EINVAL: not a
+ * directory; WG_EDENIED: not the operator's to serve). Messages never
+ * quote the path (it came from a request body). */
+static char *vault_root(const wg_connector_call *call, json_t **fail, int *code)
 {
     char *root = realpath(call->creds->token, NULL);
     struct stat st;
+    const char *msg = NULL;
+    *code = WG_EINVAL;
     if (!root || stat(root, &st) < 0) {
-        *fail = wg_connector_fail("Vault path not accessible");
-        free(root);
-        return NULL;
+        msg = "Vault path not accessible";
+    } else if (!S_ISDIR(st.st_mode)) {
+        msg = "Vault path exists but is not a directory";
+    } else {
+        const wg_connect_grants *g = call->grants;
+        const char *why = wg_path_forbidden_root(root, g ? g->data_dir : NULL);
+        *code = WG_EDENIED;
+        if (why) {
+            *fail = wg_connector_fail("Vault path is %s: never served as a vault", why);
+            free(root);
+            return NULL;
+        }
+        if (call->creds->token_by != WG_PRINCIPAL_OPERATOR && !granted(root, g))
+            msg = "Vault path is not under a root the operator allows (waggle serve "
+                  "--obsidian-root DIR), and the operator did not connect it";
     }
-    if (!S_ISDIR(st.st_mode)) {
-        *fail = wg_connector_fail("Vault path exists but is not a directory");
+    if (msg) {
+        *fail = wg_connector_fail("%s", msg);
         free(root);
         return NULL;
     }
     return root;
 }
 
-static int bad_rel(const char *rel)
+/* Names never read or written, whatever the folder: keys, keystores and the
+ * files waggle itself keeps its secrets in (compared case-insensitively). */
+static const char *const secret_names[] = {
+    "admin-token", "api-token", "vault.key", "waggle.db", "id_rsa", "id_dsa", "id_ecdsa",
+    "id_ed25519", "credentials", "credentials.json", "authorized_keys", "known_hosts",
+    "shadow", "netrc", "pgpass",
+};
+static const char *const secret_suffixes[] = {
+    ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".gpg",
+    ".db", ".sqlite", ".sqlite3", ".token",
+};
+
+static int secret_name(const char *name, size_t n)
 {
-    return !rel || !*rel || rel[0] == '/' || strlen(rel) > PATH_MAX / 2;
+    for (size_t i = 0; i < COUNT(secret_names); i++)
+        if (strlen(secret_names[i]) == n && strncasecmp(name, secret_names[i], n) == 0)
+            return 1;
+    for (size_t i = 0; i < COUNT(secret_suffixes); i++) {
+        size_t k = strlen(secret_suffixes[i]);
+        if (n > k && strncasecmp(name + n - k, secret_suffixes[i], k) == 0)
+            return 1;
+    }
+    return 0;
 }
 
-/* realpath of an existing root/rel, confined. NULL with errno ENOENT when
- * missing, EACCES when outside. */
-static char *resolve(const char *root, const char *rel)
+/* NULL when every '/'-separated component of rel may be served; else the
+ * message. Empty components ("a//b") are harmless and skipped. */
+static const char *components_msg(const char *rel)
+{
+    for (const char *p = rel; *p;) {
+        size_t n = strcspn(p, "/");
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+            return traversal_msg;
+        if (n && p[0] == '.')
+            return hidden_msg;          /* ".obsidian", ".git", ".ssh", ".env" */
+        if (n && secret_name(p, n))
+            return secret_msg;
+        p += n;
+        while (*p == '/')
+            p++;
+    }
+    return NULL;
+}
+
+/* A note path as given by the agent: NULL when acceptable, else the
+ * message. Relative, bounded, no control characters, no hidden or
+ * credential-named component. */
+static const char *rel_msg(const char *rel)
+{
+    if (!rel || !*rel || rel[0] == '/' || strlen(rel) > PATH_MAX / 2)
+        return traversal_msg;
+    for (const unsigned char *p = (const unsigned char *)rel; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return traversal_msg;
+    return components_msg(rel);
+}
+
+/* realpath of an existing root/rel, confined: inside the root and, as
+ * resolved, still free of hidden or credential-named components (a symlink
+ * inside the vault may point at .obsidian/). NULL with errno ENOENT when
+ * missing, EACCES when refused (*msg says why). */
+static char *resolve(const char *root, const char *rel, const char **msg)
 {
     char *joined = NULL, *real = NULL;
+    *msg = traversal_msg;
     if (asprintf(&joined, "%s/%s", root, rel) < 0)
         return NULL;
     real = realpath(joined, NULL);
     free(joined);
     if (real && !inside(root, real)) {
+        free(real);
+        errno = EACCES;
+        return NULL;
+    }
+    const char *m = real ? components_msg(real + strlen(root)) : NULL;
+    if (m) {
+        *msg = m;
         free(real);
         errno = EACCES;
         return NULL;
@@ -132,8 +235,11 @@ static char *make_parent(const char *root, const char *rel, const char **name, j
             free(parent);
             parent = NULL;
             struct stat st;
-            if (!real || !inside(root, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
-                *fail = wg_connector_fail("%s", traversal_msg);
+            const char *hidden = real && inside(root, real) ? components_msg(real + strlen(root))
+                                                            : NULL;
+            if (!real || !inside(root, real) || hidden || stat(real, &st) < 0 ||
+                !S_ISDIR(st.st_mode)) {
+                *fail = wg_connector_fail("%s", hidden ? hidden : traversal_msg);
                 free(real);
                 break;
             }
@@ -311,6 +417,15 @@ static char *lower(const char *s, size_t n)
     return o;
 }
 
+/* i moved back to the first byte of a UTF-8 sequence: a snippet cut never
+ * splits a character (JSON would refuse the snippet). i <= len of s. */
+static size_t utf8_floor(const char *s, size_t i)
+{
+    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
 static void visit_search(walk *w, const char *rel, const struct stat *st)
 {
     (void)st;
@@ -322,13 +437,14 @@ static void visit_search(walk *w, const char *rel, const struct stat *st)
     free(abs);
     char *snippet = NULL;
     if (lname && strstr(lname, w->query)) {
-        snippet = text ? strndup(text, 200) : strdup("");
+        snippet = text ? strndup(text, len > 200 ? utf8_floor(text, 200) : len) : strdup("");
     } else if (text) {
         char *ltext = lower(text, len);
         char *hit = ltext ? strstr(ltext, w->query) : NULL;
         if (hit) {
             size_t at = (size_t)(hit - ltext), ql = strlen(w->query);
-            size_t from = at > 50 ? at - 50 : 0, to = at + ql + 150 < len ? at + ql + 150 : len;
+            size_t from = utf8_floor(text, at > 50 ? at - 50 : 0);
+            size_t to = at + ql + 150 < len ? utf8_floor(text, at + ql + 150) : len;
             if (asprintf(&snippet, "%s%.*s%s", from ? "..." : "", (int)(to - from), text + from,
                          to < len ? "..." : "") < 0)
                 snippet = NULL;
@@ -361,11 +477,12 @@ static json_t *act_search(const char *root, const json_t *p)
 static json_t *act_get(const char *root, const json_t *p)
 {
     const char *rel = json_string_value(json_object_get(p, "path"));
-    if (bad_rel(rel))
-        return wg_connector_fail("%s", traversal_msg);
-    char *real = resolve(root, rel);
+    const char *msg = rel_msg(rel);
+    if (msg)
+        return wg_connector_fail("%s", msg);
+    char *real = resolve(root, rel, &msg);
     if (!real)
-        return errno == EACCES ? wg_connector_fail("%s", traversal_msg)
+        return errno == EACCES ? wg_connector_fail("%s", msg)
                                : wg_connector_fail("Note not found: %s", rel);
     size_t len = 0;
     struct stat st;
@@ -373,13 +490,17 @@ static json_t *act_get(const char *root, const json_t *p)
     free(real);
     if (!text)
         return wg_connector_fail("Note not found: %s", rel);
+    /* JSON carries text: a note with NUL bytes or invalid UTF-8 (an image,
+     * a PDF) is refused by name, never turned into an empty success */
+    json_t *content = memchr(text, 0, len) ? NULL : json_stringn(text, len);
+    free(text);
+    if (!content)
+        return wg_connector_fail("Note is not text (binary content or invalid UTF-8): %s", rel);
     char mod[40];
     iso_time(mod, sizeof mod, st.st_mtime);
-    json_t *out = wg_connector_ok(json_pack("{s:s,s:o,s:s%,s:I,s:s}", "path", rel, "name",
-                                            note_name(rel), "content", text, len, "size",
-                                            (json_int_t)len, "modified", mod));
-    free(text);
-    return out;
+    json_t *data = json_pack("{s:s,s:o,s:o,s:I,s:s}", "path", rel, "name", note_name(rel),
+                             "content", content, "size", (json_int_t)len, "modified", mod);
+    return data ? wg_connector_ok(data) : NULL;
 }
 
 static json_t *act_list(const char *root, const json_t *p, int folders)
@@ -388,11 +509,12 @@ static json_t *act_list(const char *root, const json_t *p, int folders)
     json_int_t limit = json_integer_value(json_object_get(p, "limit"));
     char *start = NULL;
     if (folder && *folder) {
-        if (bad_rel(folder))
-            return wg_connector_fail("%s", traversal_msg);
-        char *real = resolve(root, folder);
+        const char *msg = rel_msg(folder);
+        if (msg)
+            return wg_connector_fail("%s", msg);
+        char *real = resolve(root, folder, &msg);
         if (!real)
-            return errno == EACCES ? wg_connector_fail("%s", traversal_msg)
+            return errno == EACCES ? wg_connector_fail("%s", msg)
                                    : wg_connector_fail("Folder not found: %s", folder);
         start = strdup(real + strlen(root) + (real[strlen(root)] == '/'));
         free(real);
@@ -409,14 +531,15 @@ static json_t *act_write(const char *root, const json_t *p, int create)
 {
     const char *rel = json_string_value(json_object_get(p, "path"));
     const char *content = json_string_value(json_object_get(p, "content"));
-    if (bad_rel(rel))
-        return wg_connector_fail("%s", traversal_msg);
+    const char *msg = rel_msg(rel);
+    if (msg)
+        return wg_connector_fail("%s", msg);
     if (strlen(content) > MAX_NOTE)
         return wg_connector_fail("Note too large (over %d bytes)", MAX_NOTE);
     if (!create) {
-        char *real = resolve(root, rel);
+        char *real = resolve(root, rel, &msg);
         if (!real)
-            return errno == EACCES ? wg_connector_fail("%s", traversal_msg)
+            return errno == EACCES ? wg_connector_fail("%s", msg)
                                    : wg_connector_fail("Note not found: %s", rel);
         free(real);
     }
@@ -454,7 +577,8 @@ static int obs_execute(json_t **out, const wg_connector_call *call,
                        const wg_connector_action *action, const json_t *params)
 {
     json_t *fail = NULL;
-    char *root = vault_root(call, &fail);
+    int code;
+    char *root = vault_root(call, &fail, &code);
     if (!root) {
         *out = fail;
         return *out ? 0 : WG_ENOMEM;
@@ -472,7 +596,8 @@ static int obs_execute(json_t **out, const wg_connector_call *call,
 static int obs_health(char **error, const wg_connector_call *call)
 {
     json_t *fail = NULL;
-    char *root = vault_root(call, &fail);
+    int code;
+    char *root = vault_root(call, &fail, &code);
     if (root && access(root, R_OK) == 0) {
         free(root);
         return 0;
@@ -484,7 +609,23 @@ static int obs_health(char **error, const wg_connector_call *call)
     return WG_EUPSTREAM;
 }
 
-static const wg_connector_ops ops = { obs_execute, obs_health };
+/* On connect: the same root rules, before anything is stored. */
+static int obs_validate(const wg_connector_call *call)
+{
+    json_t *fail = NULL;
+    int code;
+    char *root = vault_root(call, &fail, &code);
+    if (root) {
+        free(root);
+        return 0;
+    }
+    const char *e = json_string_value(json_object_get(fail, "error"));
+    int rc = wg_error_set(code, "%s", e ? e : "Vault path refused");
+    json_decref(fail);
+    return rc;
+}
+
+static const wg_connector_ops ops = { obs_execute, obs_health, obs_validate };
 
 const wg_connector_spec wg_spec_obsidian = {
     .id = "obsidian",
@@ -494,7 +635,9 @@ const wg_connector_spec wg_spec_obsidian = {
     .auth_type = WG_AUTH_API_KEY,
     .category = "productivity",
     .logo_slug = "obsidian",
-    .setup_guide = "Give the absolute path of your vault folder (the one that holds .obsidian/).",
+    .setup_guide = "Give the absolute path of your vault folder (the one that holds .obsidian/). "
+                   "It must lie under a folder the operator allows (waggle serve "
+                   "--obsidian-root DIR), or be connected from the CLI.",
     .actions = actions,
     .n_actions = COUNT(actions),
     .ops = &ops,

@@ -22,6 +22,8 @@
 enum {
     MAX_ROWS = 1000,          /* rows returned to the caller; more are counted */
     MAX_PARAMS = 64,
+    TIMEOUT_MIN_MS = 100,     /* connector:postgres:statement_timeout_ms bounds */
+    TIMEOUT_MAX_MS = 600000,
 };
 
 static const wg_connector_action actions[] = {
@@ -163,7 +165,7 @@ static int set_timeout(PGconn *c, const wg_connector_call *call, int read_only, 
     if (conf && *conf) {
         char *end;
         long v = strtol(conf, &end, 10);
-        if (!*end && v >= 100 && v <= 600000)
+        if (!*end && v >= TIMEOUT_MIN_MS && v <= TIMEOUT_MAX_MS)
             ms = v;
     }
     char sql[64];
@@ -339,9 +341,12 @@ static int pg_health(char **error, const wg_connector_call *call)
     return ok ? 0 : WG_EUPSTREAM;
 }
 
-static const wg_connector_ops ops = { pg_execute, pg_health };
+static const wg_connector_ops ops = { .execute = pg_execute, .health = pg_health };
 
 static const char *const settings_names[] = { "statement_timeout_ms", NULL };
+static const wg_connector_number_setting number_settings[] = {
+    { "statement_timeout_ms", TIMEOUT_MIN_MS, TIMEOUT_MAX_MS }, { NULL, 0, 0 },
+};
 
 const wg_connector_spec wg_spec_postgres = {
     .id = "postgres",
@@ -358,4 +363,5 @@ const wg_connector_spec wg_spec_postgres = {
     .ops = &ops,
     .extra_key = "statement_timeout_ms",
     .settings = settings_names,
+    .number_settings = number_settings,
 };

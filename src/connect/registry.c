@@ -6,16 +6,30 @@
  * CLI, another replica) is used at once, and a deleted one is forgotten at
  * once (reference 13 item 10). An unparseable expiresAt counts as expired
  * (reference 13 item 17): fail closed.
+ *
+ * OAuth2 connectors (spec->oauth_provider) are refreshed through the token
+ * manager (waggle/oauth.h) before a call when their access token is about
+ * to expire, and once more when the service answers 401; a connection
+ * with a refresh token therefore stays "connected" past its access
+ * token's expiry (the original dropped such tools: reference 13 item 16),
+ * and turns "expired" only when the provider refused the refresh token.
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/paths.h"
+#include "waggle/oauth.h"
+#include "connect/upstream.h"
 
+#include <errno.h>
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+
+enum { MAX_ROOTS = 64 };   /* operator-granted Obsidian roots */
 
 typedef struct entry {
     const wg_connector_spec *spec;
@@ -30,6 +44,12 @@ struct wg_registry {
     int has_vault;
     wg_connect_audit audit;
     int has_audit;
+    wg_oauth *oauth;               /* token manager over the vault, or NULL */
+    wg_upstream_resolver resolver;
+    wg_upstream_policy upstream;   /* the operator's; handed to every call */
+    wg_connect_grants grants;      /* the operator's local grants, resolved */
+    char **roots;                  /* owned: grants.obsidian_roots */
+    char *data_dir;                /* owned: grants.data_dir */
     pthread_mutex_t mu;
 };
 
@@ -39,7 +59,8 @@ static void creds_free(wg_connector_creds *c)
 {
     if (!c)
         return;
-    char *fields[] = { c->token, c->email, c->base_url, c->extra, c->expires_at };
+    char *fields[] = { c->token, c->email, c->base_url, c->extra, c->expires_at,
+                       c->connection };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
         if (fields[i]) {
             memset(fields[i], 0, strlen(fields[i]));
@@ -49,6 +70,14 @@ static void creds_free(wg_connector_creds *c)
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static void creds_free_secret(char *s)
+{
+    if (s) {
+        memset(s, 0, strlen(s));
+        free(s);
+    }
+}
 
 static wg_connector_creds *creds_copy(const wg_connector_creds *c)
 {
@@ -62,6 +91,10 @@ static wg_connector_creds *creds_copy(const wg_connector_creds *c)
     d->base_url = dup_or_null(c->base_url);
     d->extra = dup_or_null(c->extra);
     d->expires_at = dup_or_null(c->expires_at);
+    d->connection = dup_or_null(c->connection);
+    d->refreshable = c->refreshable;
+    d->base_url_by = c->base_url_by;
+    d->token_by = c->token_by;
     return d;
 }
 
@@ -84,33 +117,75 @@ static char *vault_get(const wg_registry *reg, const char *id, const char *sub, 
     return value;
 }
 
-/* Reads one connector's credential into a new creds (NULL when none). */
+/* Who stored a vault entry: its metadata "setBy"; anything else is the app. */
+static wg_principal by_of(const json_t *meta)
+{
+    const char *by = json_string_value(json_object_get(meta, "setBy"));
+    return by && strcmp(by, "operator") == 0 ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
+}
+
+/* Reads one connector's credential into a new creds (NULL when none): its
+ * own connector:<id>, else its shared connection's. *expired says whether
+ * it may not be used: past its expiry with no refresh token, an unreadable
+ * expiry, or an OAuth2 connection the provider refused (then *why, when
+ * asked for, is the stored message, new). */
 static wg_connector_creds *load_creds(const wg_registry *reg, const wg_connector_spec *spec,
-                                      int *expired)
+                                      int *expired, char **why)
 {
     *expired = 0;
+    if (why)
+        *why = NULL;
     if (!reg->has_vault)
         return NULL;
     json_t *meta = NULL;
-    char *token = vault_get(reg, spec->id, NULL, &meta);
+    const char *conn = spec->id;
+    char *token = vault_get(reg, conn, NULL, &meta);
+    if (!token && spec->connection) {
+        json_decref(meta);
+        meta = NULL;
+        conn = spec->connection;
+        token = vault_get(reg, conn, NULL, &meta);
+    }
     if (!token) {
         json_decref(meta);
         return NULL;
     }
     wg_connector_creds *c = calloc(1, sizeof *c);
-    if (!c) {
+    if (!c || !(c->connection = strdup(conn))) {
+        free(c);
         free(token);
         json_decref(meta);
         return NULL;
     }
     c->token = token;
     c->expires_at = dup_or_null(json_string_value(json_object_get(meta, "expiresAt")));
-    json_decref(meta);
+    c->token_by = by_of(meta);
     c->email = vault_get(reg, spec->id, "email", NULL);
-    c->base_url = vault_get(reg, spec->id, "base_url", NULL);
+    json_t *bmeta = NULL;
+    c->base_url = vault_get(reg, spec->id, "base_url", &bmeta);
+    if (!c->base_url && conn != spec->id) {
+        json_decref(bmeta);
+        bmeta = NULL;
+        c->base_url = vault_get(reg, conn, "base_url", &bmeta);
+    }
+    c->base_url_by = by_of(bmeta);
+    json_decref(bmeta);
     if (spec->extra_key)
         c->extra = vault_get(reg, spec->id, spec->extra_key, NULL);
-    *expired = is_expired(c->expires_at);
+    if (spec->oauth_provider) {
+        char *refresh = vault_get(reg, conn, "refresh", NULL);
+        c->refreshable = refresh != NULL;
+        creds_free_secret(refresh);
+    }
+    if (spec->oauth_provider && wg_oauth_meta_expired(meta)) {
+        *expired = 1;
+        const char *msg = json_string_value(json_object_get(meta, "oauthError"));
+        if (why && msg)
+            *why = strdup(msg);
+    } else {
+        *expired = is_expired(c->expires_at) && !c->refreshable;
+    }
+    json_decref(meta);
     return c;
 }
 
@@ -161,6 +236,46 @@ int wg_registry_unregister(wg_registry *reg, const char *id)
     return 0;
 }
 
+/* Copies the operator's local grants, resolving every path: a root that
+ * does not resolve, or that may never be a root, fails the registry. */
+static int set_grants(wg_registry *reg, const wg_registry_options *opts)
+{
+    reg->grants.allow_privileged_db_roles = opts->allow_privileged_db_roles != 0;
+    if (opts->data_dir && *opts->data_dir) {
+        reg->data_dir = realpath(opts->data_dir, NULL);
+        if (!reg->data_dir && !(reg->data_dir = strdup(opts->data_dir)))
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        reg->grants.data_dir = reg->data_dir;
+    }
+    size_t n = 0;
+    while (opts->obsidian_roots && opts->obsidian_roots[n])
+        n++;
+    if (n > MAX_ROOTS)
+        return wg_error_set(WG_EINVAL, "at most %d Obsidian roots", MAX_ROOTS);
+    if (!n)
+        return 0;
+    if (!(reg->roots = calloc(n + 1, sizeof *reg->roots)))
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char *real = realpath(opts->obsidian_roots[i], NULL);
+        struct stat st;
+        if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+            free(real);
+            return wg_error_set(WG_EINVAL, "Obsidian root %s is not an existing directory",
+                                opts->obsidian_roots[i]);
+        }
+        const char *why = wg_path_forbidden_root(real, reg->grants.data_dir);
+        if (why) {
+            free(real);
+            return wg_error_set(WG_EINVAL, "Obsidian root %s is %s: never allowed",
+                                opts->obsidian_roots[i], why);
+        }
+        reg->roots[i] = real;
+    }
+    reg->grants.obsidian_roots = (const char *const *)reg->roots;
+    return 0;
+}
+
 int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
 {
     wg_registry *reg = calloc(1, sizeof *reg);
@@ -175,15 +290,25 @@ int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
         reg->audit = *opts->audit;
         reg->has_audit = 1;
     }
-    int rc = 0;
+    if (opts) {
+        reg->upstream.allow_private = opts->allow_private_upstreams != 0;
+        reg->upstream.allow_http = opts->allow_http_upstreams != 0;
+    }
+    if (opts && opts->resolver) {
+        reg->resolver = *opts->resolver;
+        reg->upstream.resolver = &reg->resolver;
+    }
+    int rc = opts ? set_grants(reg, opts) : 0;
+    if (rc == 0 && reg->has_vault)
+        rc = wg_oauth_new(&reg->oauth, &reg->vault, &reg->upstream);
     size_t n;
     const wg_connector_spec *const *specs;
-    if (!(opts && opts->no_builtins)) {
+    if (rc == 0 && !(opts && opts->no_builtins)) {
         specs = wg_connector_builtin_specs(&n);
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = wg_registry_register(reg, specs[i]);
     }
-    if (opts && opts->demo) {
+    if (rc == 0 && opts && opts->demo) {
         specs = wg_connector_demo_specs(&n);
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = wg_registry_register(reg, specs[i]);
@@ -205,6 +330,11 @@ void wg_registry_free(wg_registry *reg)
     for (size_t i = 0; i < reg->n; i++)
         creds_free(reg->v[i].creds);
     free(reg->v);
+    for (char **r = reg->roots; r && *r; r++)
+        free(*r);
+    free(reg->roots);
+    free(reg->data_dir);
+    wg_oauth_free(reg->oauth);
     pthread_mutex_destroy(&reg->mu);
     free(reg);
 }
@@ -224,9 +354,9 @@ const wg_connector_spec *wg_registry_at(const wg_registry *reg, size_t i)
 
 /* Re-reads one entry from the vault; returns a private snapshot of its
  * credential for the caller (NULL when not connected). */
-static wg_connector_creds *refresh(wg_registry *reg, entry *e, int *expired)
+static wg_connector_creds *reload(wg_registry *reg, entry *e, int *expired, char **why)
 {
-    wg_connector_creds *c = load_creds(reg, e->spec, expired);
+    wg_connector_creds *c = load_creds(reg, e->spec, expired, why);
     pthread_mutex_lock(&reg->mu);
     creds_free(e->creds);
     e->creds = c;
@@ -240,7 +370,7 @@ int wg_registry_load(wg_registry *reg)
 {
     for (size_t i = 0; i < reg->n; i++) {
         int expired;
-        creds_free(refresh(reg, &reg->v[i], &expired));
+        creds_free(reload(reg, &reg->v[i], &expired, NULL));
     }
     return 0;
 }
@@ -253,10 +383,27 @@ const char *wg_registry_status(const wg_registry *reg, const char *id)
     if (e->spec->always_connected)
         return "connected";
     int expired;
-    wg_connector_creds *c = load_creds(reg, e->spec, &expired);
+    wg_connector_creds *c = load_creds(reg, e->spec, &expired, NULL);
     const char *s = !c ? "disconnected" : expired ? "expired" : "connected";
     creds_free(c);
     return s;
+}
+
+const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
+                                      size_t n)
+{
+    entry *e = find(reg, id);
+    if (!e || e->spec->always_connected || !n)
+        return NULL;
+    int expired;
+    wg_connector_creds *c = load_creds(reg, e->spec, &expired, NULL);
+    const char *r = NULL;
+    if (c && c->connection) {
+        snprintf(buf, n, "%s", c->connection);
+        r = buf;
+    }
+    creds_free(c);
+    return r;
 }
 
 int wg_registry_is_connected(const wg_registry *reg, const char *id)
@@ -304,6 +451,70 @@ static void iso_now(char *buf, size_t n)
     snprintf(buf, n, "%s", iso);
 }
 
+/* ---- OAuth2 ------------------------------------------------------------------ */
+
+/* One call's OAuth2 state: the registry's private creds and what the
+ * reauth hook needs. */
+typedef struct oauth_call {
+    wg_registry *reg;
+    wg_connector_creds *creds;
+    const wg_oauth_provider *provider;
+    char error[512];              /* why the last refresh failed, or "" */
+} oauth_call;
+
+static void set_token(wg_connector_creds *c, char *token)
+{
+    creds_free_secret(c->token);
+    c->token = token;
+}
+
+/* The reauth hook (connector.h): after a 401, a token the service did not
+ * refuse yet, or an error. */
+static int oauth_reauth(void *ctx)
+{
+    oauth_call *oc = ctx;
+    char *tok = NULL;
+    int rc = wg_oauth_token(&tok, oc->reg->oauth, oc->creds->connection, oc->provider,
+                            oc->creds->token, WG_OAUTH_FORCE);
+    if (rc < 0) {
+        snprintf(oc->error, sizeof oc->error, "Token refresh failed: %s", wg_error_last());
+        return rc;
+    }
+    if (strcmp(tok, oc->creds->token) == 0) {
+        creds_free_secret(tok);
+        return wg_error_set(WG_EAUTH, "the service refused a fresh token");
+    }
+    set_token(oc->creds, tok);
+    return 0;
+}
+
+/* Before a call: refreshes an access token about to expire, and arms the
+ * reauth hook. Returns 0 or the refresh's error (message set). */
+static int oauth_prepare(oauth_call *oc, wg_connector_call *call, wg_registry *reg,
+                         const wg_connector_spec *spec, wg_connector_creds *c)
+{
+    memset(oc, 0, sizeof *oc);
+    if (!spec->oauth_provider || !c || !c->refreshable || !reg->oauth)
+        return 0;
+    const wg_oauth_provider *p = wg_oauth_provider_find(spec->oauth_provider);
+    if (!p)
+        return 0;
+    *oc = (oauth_call){ reg, c, p, "" };
+    char *tok = NULL;
+    int rc = wg_oauth_token(&tok, reg->oauth, c->connection, p, NULL, 0);
+    if (rc < 0)
+        return rc;
+    set_token(c, tok);
+    call->reauth = oauth_reauth;
+    call->reauth_ctx = oc;
+    return 0;
+}
+
+wg_oauth *wg_registry_token_manager(wg_registry *reg)
+{
+    return reg ? reg->oauth : NULL;
+}
+
 int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
 {
     entry *e = find(reg, id);
@@ -312,21 +523,46 @@ int wg_registry_health(json_t **out, wg_registry *reg, const char *id)
     char now[40];
     iso_now(now, sizeof now);
     int expired = 0;
-    wg_connector_creds *c = e->spec->always_connected ? NULL : refresh(reg, e, &expired);
+    char *why = NULL;
+    wg_connector_creds *c = e->spec->always_connected ? NULL : reload(reg, e, &expired, &why);
     const char *status = e->spec->always_connected || (c && !expired) ? "connected"
                        : c ? "expired" : "disconnected";
     json_t *h = json_pack("{s:s,s:s,s:s,s:s}", "id", e->spec->id, "name", e->spec->name,
                           "status", status, "lastChecked", now);
     if (!h) {
         creds_free(c);
+        free(why);
         return wg_error_set(WG_ENOMEM, "out of memory");
     }
-    if (c && c->expires_at)
-        json_object_set_new(h, "tokenExpiresAt", json_string(c->expires_at));
+    if (why)
+        json_object_set_new(h, "error", json_string(why));
+    free(why);
     int rc = 0;
+    wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL, &reg->upstream,
+                               NULL, NULL, &reg->grants };
+    oauth_call oc;
+    int prc = strcmp(status, "connected") == 0 ? oauth_prepare(&oc, &call, reg, e->spec, c) : 0;
+    if (prc < 0) {
+        /* the refresh failed: say why (an invalid_grant is now "expired") */
+        char msg[600];
+        snprintf(msg, sizeof msg, "Token refresh failed: %s", wg_error_last());
+        int gone = prc == WG_EAUTH;
+        json_object_set_new(h, "status", json_string(gone ? "expired" : "error"));
+        json_object_set_new(h, "error", json_string(msg));
+        rc = wg_error_set(WG_EUPSTREAM, "token refresh of %s failed", e->spec->id);
+        status = "error";
+    }
+    if (c && c->expires_at) {
+        /* after a refresh, the new expiry */
+        json_t *meta = NULL;
+        char *t = c->connection ? vault_get(reg, c->connection, NULL, &meta) : NULL;
+        const char *exp = json_string_value(json_object_get(meta, "expiresAt"));
+        json_object_set_new(h, "tokenExpiresAt", json_string(exp ? exp : c->expires_at));
+        creds_free_secret(t);
+        json_decref(meta);
+    }
     if (strcmp(status, "connected") == 0 && e->spec->ops->health) {
         char *err = NULL;
-        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
         if (e->spec->ops->health(&err, &call) < 0) {
             /* the probe's text is already scrubbed; scrub again with our token */
             char *clean = NULL;
@@ -504,19 +740,33 @@ int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const 
         return *out ? 0 : WG_ENOMEM;
     }
     int expired = 0;
-    wg_connector_creds *c = e->spec->always_connected ? NULL : refresh(reg, e, &expired);
+    char *why = NULL;
+    wg_connector_creds *c = e->spec->always_connected ? NULL : reload(reg, e, &expired, &why);
+    wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL, &reg->upstream,
+                               NULL, NULL, &reg->grants };
+    oauth_call oc;
     if (!e->spec->always_connected && !c) {
         res = wg_connector_fail("Not connected — connect %s first (waggle connectors connect %s)",
                                 e->spec->name, e->spec->id);
+    } else if (expired && why) {
+        res = wg_connector_fail("%s", why);
     } else if (expired) {
         res = wg_connector_fail("%s credential expired — reconnect it", e->spec->name);
     } else if (!(res = check_args(a, args))) {
-        wg_connector_call call = { e->spec, c, reg->has_vault ? &reg->vault : NULL };
-        rc = e->spec->ops->execute(&res, &call, a, args);
-        if (rc < 0 && !res)
-            res = wg_connector_fail("%s", wg_error_last());
-        rc = 0;
+        if (oauth_prepare(&oc, &call, reg, e->spec, c) < 0) {
+            res = wg_connector_fail("Token refresh failed: %s", wg_error_last());
+        } else {
+            rc = e->spec->ops->execute(&res, &call, a, args);
+            if (rc < 0 && !res)
+                res = wg_connector_fail("%s", wg_error_last());
+            rc = 0;
+            /* a 401 whose retry could not get a token: say why, not just 401 */
+            if (res && call.reauth && oc.error[0] &&
+                !json_is_true(json_object_get(res, "success")))
+                json_object_set_new(res, "error", json_string(oc.error));
+        }
     }
+    free(why);
     creds_free(c);
     if (!res)
         return wg_error_set(WG_ENOMEM, "out of memory");
@@ -546,9 +796,6 @@ static int check_request(const wg_connect_request *req)
             return wg_error_set(WG_EINVAL, "credential fields may not contain control characters");
     if (req->expires_at && wg_time_parse_iso(&t, req->expires_at) < 0)
         return wg_error_set(WG_EINVAL, "expiresAt must be an ISO 8601 time");
-    if (req->base_url && strncmp(req->base_url, "https://", 8) &&
-        strncmp(req->base_url, "http://", 7))
-        return wg_error_set(WG_EINVAL, "base URL must start with http:// or https://");
     if (req->base_url && strpbrk(req->base_url, " ?#@"))
         return wg_error_set(WG_EINVAL, "base URL may not contain spaces, '?', '#' or '@'");
     if (req->scopes && !json_is_array(req->scopes))
@@ -556,14 +803,34 @@ static int check_request(const wg_connect_request *req)
     return 0;
 }
 
-static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+/* Who may give this connector a base URL, and is it one the upstream
+ * policy allows (docs/security.md 2.2)? Names are resolved per call. */
+static int check_base_url(const wg_registry *reg, const wg_connector_spec *spec,
+                          const wg_connect_request *req)
+{
+    if (!spec->self_hostable && req->principal != WG_PRINCIPAL_OPERATOR)
+        /* Only the app sees this (the CLI is the operator): it names no
+         * part of the request (server route.h, echo.c). */
+        return wg_error_set(WG_EDENIED, "%s does not take a base URL from the app: only the "
+                                        "operator may set one (waggle connectors connect ID "
+                                        "--base-url URL)", spec->name);
+    return wg_upstream_check_base_url(req->base_url, &reg->upstream);
+}
+
+static int set_sub_meta(wg_registry *reg, const char *id, const char *sub, const char *value,
+                        const json_t *meta)
 {
     char name[256];
     snprintf(name, sizeof name, "connector:%s:%s", id, sub);
     if (value)
-        return reg->vault.set(reg->vault.ctx, name, value, NULL);
+        return reg->vault.set(reg->vault.ctx, name, value, meta);
     int rc = reg->vault.del(reg->vault.ctx, name);
     return rc == WG_ENOTFOUND ? 0 : rc;
+}
+
+static int set_sub(wg_registry *reg, const char *id, const char *sub, const char *value)
+{
+    return set_sub_meta(reg, id, sub, value, NULL);
 }
 
 int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req)
@@ -572,11 +839,25 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
     if (!e)
         return wg_error_set(WG_ENOTFOUND, "Connector not found");
     int rc = check_request(req);
+    if (rc == 0 && req->base_url)
+        rc = check_base_url(reg, e->spec, req);
+    if (rc == 0 && e->spec->ops->validate) {
+        /* the proposed credential, as the operation will see it */
+        wg_connector_creds proposed = { .token = (char *)req->token, .email = (char *)req->email,
+                                        .base_url = (char *)req->base_url,
+                                        .expires_at = (char *)req->expires_at,
+                                        .token_by = req->principal,
+                                        .base_url_by = req->principal };
+        wg_connector_call call = { e->spec, &proposed, reg->has_vault ? &reg->vault : NULL,
+                                   &reg->upstream, NULL, NULL, &reg->grants };
+        rc = e->spec->ops->validate(&call);
+    }
     if (rc < 0)
         return rc;
     if (!reg->has_vault)
         return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
-    json_t *meta = json_pack("{s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type));
+    json_t *meta = json_pack("{s:s,s:s}", "credentialType", wg_auth_type_name(e->spec->auth_type),
+                             "setBy", req->principal == WG_PRINCIPAL_OPERATOR ? "operator" : "app");
     if (!meta)
         return wg_error_set(WG_ENOMEM, "out of memory");
     if (req->expires_at)
@@ -591,12 +872,36 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
         rc = set_sub(reg, id, "refresh", req->refresh_token);
     if (rc == 0 && req->email)
         rc = set_sub(reg, id, "email", req->email);
-    if (rc == 0 && req->base_url)
-        rc = set_sub(reg, id, "base_url", req->base_url);
+    if (rc == 0 && req->base_url) {
+        json_t *bmeta = json_pack("{s:s}", "setBy", req->principal == WG_PRINCIPAL_OPERATOR
+                                                        ? "operator" : "app");
+        rc = bmeta ? set_sub_meta(reg, id, "base_url", req->base_url, bmeta)
+                   : wg_error_set(WG_ENOMEM, "out of memory");
+        json_decref(bmeta);
+    }
     if (rc < 0)
         return rc;
     int expired;
-    creds_free(refresh(reg, e, &expired));
+    creds_free(reload(reg, e, &expired, NULL));
+    return 0;
+}
+
+/* Refuses a value of a numeric setting that is not a whole decimal number
+ * within the spec's bounds ("abc", "", "1e3", " 5", out of range). */
+static int number_setting_check(const wg_connector_spec *spec, const char *name, const char *value)
+{
+    for (const wg_connector_number_setting *n = spec->number_settings; n && n->name; n++) {
+        if (strcmp(n->name, name) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        int digits = *value == '-' ? isdigit((unsigned char)value[1]) : isdigit((unsigned char)*value);
+        if (!digits || *end || errno || v < n->min || v > n->max)
+            return wg_error_set(WG_EINVAL, "%s must be a whole number from %lld to %lld", name,
+                                n->min, n->max);
+        return 0;
+    }
     return 0;
 }
 
@@ -612,6 +917,8 @@ int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, 
         return wg_error_set(WG_EINVAL, "%s has no setting '%s'", id, name ? name : "");
     if (!value || has_ctl(value))
         return wg_error_set(WG_EINVAL, "setting values may not contain control characters");
+    if (number_setting_check(e->spec, name, value) < 0)
+        return WG_EINVAL;
     if (!reg->has_vault)
         return wg_error_set(WG_EUNSUPPORTED, "Vault not available");
     return set_sub(reg, id, name, value);

@@ -1,25 +1,33 @@
-/* rest.c - the one declarative REST executor on libcurl (spec 8, issue 7).
+/* rest.c - the one declarative REST executor on libcurl (spec 8, issues 7
+ * and 15).
  *
  * Every REST connector is a table (src/connect/specs/<service>.c); this file
- * turns a row plus the caller's inputs into one HTTP exchange and the
- * exchange into a ConnectorResult. Inputs are untrusted (they come from an
+ * turns a row plus the caller's inputs into HTTP exchanges and the
+ * exchanges into a ConnectorResult. Inputs are untrusted (they come from an
  * LLM): they are encoded per position, never spliced into a string, and
  * dot segments are refused so a path cannot climb to another endpoint
- * (reference 13 item 11). Redirects are not followed, so the credential is
- * only ever sent to the configured base URL.
+ * (reference 13 item 11). Redirects are not followed and next-page links
+ * are followed only under the base URL, so the credential is only ever
+ * sent to the configured service, and that URL's host passes the upstream
+ * policy (upstream.h: checked after resolution, the connection pinned to
+ * the checked addresses) before any header is built. Pagination,
+ * Retry-After and the OAuth2 retry after a 401 are described in rest.h.
  */
 #include "connect/rest.h"
+#include "connect/upstream.h"
 #include "waggle/error.h"
 
 #include <curl/curl.h>
 #include <sodium.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 enum {
-    RESPONSE_CAP = 10 * 1024 * 1024,   /* bytes kept from any upstream body */
+    RESPONSE_CAP = WG_REST_RESPONSE_CAP,   /* bytes kept from any upstream body */
     DEFAULT_TIMEOUT_S = 10,
     HEALTH_TIMEOUT_S = 5,
 };
@@ -32,6 +40,7 @@ void wg_rest_response_clear(wg_rest_response *r)
     free(r->text);
     free(r->retry_after);
     free(r->message_id);
+    free(r->content_type);
     memset(r, 0, sizeof *r);
 }
 
@@ -332,6 +341,7 @@ typedef struct {
     int too_big;
     char *retry_after;
     char *message_id;
+    char *content_type;
 } sink;
 
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
@@ -346,10 +356,11 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
     return s->body.oom ? 0 : len;
 }
 
+/* The value of header `name` in one raw header line, or NULL (new). */
 static char *header_value(const char *line, size_t len, const char *name)
 {
     size_t n = strlen(name);
-    if (len <= n + 1 || strncasecmp(line, name, n) || line[n] != ':')
+    if (len <= n || strncasecmp(line, name, n) || line[n] != ':')
         return NULL;
     const char *v = line + n + 1;
     size_t vl = len - n - 1;
@@ -364,13 +375,19 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
 {
     sink *s = ud;
     size_t len = size * n;
-    char *v;
-    if ((v = header_value(data, len, "Retry-After"))) {
-        free(s->retry_after);
-        s->retry_after = v;
-    } else if ((v = header_value(data, len, "X-Message-Id"))) {
-        free(s->message_id);
-        s->message_id = v;
+    static const struct { const char *name; size_t off; } kept[] = {
+        { "Retry-After", offsetof(sink, retry_after) },
+        { "X-Message-Id", offsetof(sink, message_id) },
+        { "Content-Type", offsetof(sink, content_type) },
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+        char *v = header_value(data, len, kept[i].name);
+        if (v) {
+            char **slot = (char **)((char *)s + kept[i].off);
+            free(*slot);
+            *slot = v;
+            break;
+        }
     }
     return len;
 }
@@ -380,21 +397,141 @@ static int has_crlf(const char *s)
     return s && strpbrk(s, "\r\n") != NULL;
 }
 
-static const char *base_url(const wg_rest_ctx *ctx, char **owned)
+/* ---- base URLs ------------------------------------------------------------ */
+
+/* Length of "scheme://authority" at the start of url (0 when not a URL). */
+static size_t origin_len(const char *url)
 {
-    const wg_connector_creds *c = ctx->call->creds;
-    *owned = NULL;
-    if (c && c->base_url && *c->base_url) {
-        size_t n = strlen(c->base_url);
-        while (n && c->base_url[n - 1] == '/')
-            n--;
-        if (asprintf(owned, "%.*s%s", (int)n, c->base_url,
-                     ctx->rest->base_suffix ? ctx->rest->base_suffix : "") < 0)
-            return NULL;
-        return *owned;
-    }
-    return ctx->rest->default_base;
+    const char *p = strstr(url, "://");
+    if (!p || p == url)
+        return 0;
+    p += 3;
+    return (size_t)(p - url) + strcspn(p, "/?#");
 }
+
+/* The base URL a request goes to (new in *out): the row's named base or the
+ * default, with the connector's base_url override applied. */
+static int effective_base(char **out, const wg_rest_ctx *ctx, const char *name)
+{
+    const wg_rest_spec *rest = ctx->rest;
+    const char *def = rest->default_base;
+    if (name) {
+        def = NULL;
+        for (const wg_rest_base *b = rest->bases; b && b->name; b++)
+            if (strcmp(b->name, name) == 0)
+                def = b->url;
+        if (!def)
+            return wg_error_set(WG_EINTERNAL, "%s: no base named %s", ctx->call->spec->id, name);
+    }
+    const wg_connector_creds *c = ctx->call->creds;
+    const char *ov = c && c->base_url && *c->base_url ? c->base_url : NULL;
+    int rc;
+    /* a stored base URL of a connector that is not self-hostable counts only
+     * when the operator stored it (docs/security.md 2.2) */
+    if (ov && !ctx->call->spec->self_hostable && c->base_url_by != WG_PRINCIPAL_OPERATOR) {
+        *out = NULL;
+        return wg_error_set(WG_EDENIED, "%s: the stored base URL was not set by the operator, "
+                                        "and only the operator may set one for this connector "
+                                        "(waggle connectors connect %s --base-url URL)",
+                            ctx->call->spec->name, ctx->call->spec->id);
+    }
+    if (ov) {
+        size_t n = strlen(ov);
+        while (n && ov[n - 1] == '/')
+            n--;
+        const char *tail = rest->override_origin && def ? def + origin_len(def)
+                         : rest->base_suffix ? rest->base_suffix : "";
+        rc = asprintf(out, "%.*s%s", (int)n, ov, tail);
+    } else if (def) {
+        rc = asprintf(out, "%s", def);
+    } else {
+        *out = NULL;
+        return wg_error_set(WG_EINVAL, "%s needs a base URL (connector:%s:base_url)",
+                            ctx->call->spec->name, ctx->call->spec->id);
+    }
+    if (rc < 0) {
+        *out = NULL;
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* A dot segment between '/' boundaries, literal or percent-encoded. */
+static int dot_segment(const char *s, size_t n)
+{
+    size_t dots = 0, i = 0;
+    while (i < n) {
+        if (s[i] == '.') {
+            dots++;
+            i++;
+        } else if (i + 3 <= n && s[i] == '%' && s[i + 1] == '2' && (s[i + 2] | 0x20) == 'e') {
+            dots++;
+            i += 3;
+        } else {
+            return 0;
+        }
+    }
+    return dots == 1 || dots == 2;
+}
+
+int wg_rest_link_ok(char **out, const char *base, const char *link)
+{
+    *out = NULL;
+    if (!base || !link || !*link)
+        return wg_error_set(WG_EINVAL, "no next-page link");
+    size_t ll = strlen(link);
+    if (ll > WG_REST_LINK_MAX)
+        return wg_error_set(WG_EINVAL, "next-page link longer than %d bytes", WG_REST_LINK_MAX);
+    for (const unsigned char *p = (const unsigned char *)link; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f || *p == '#' || *p == '\\')
+            return wg_error_set(WG_EINVAL, "next-page link has a forbidden character");
+    char *abs = NULL;
+    if (link[0] == '/') {
+        if (link[1] == '/')
+            return wg_error_set(WG_EINVAL, "next-page link is protocol-relative");
+        size_t ol = origin_len(base);
+        if (!ol || asprintf(&abs, "%.*s%s", (int)ol, base, link) < 0)
+            return wg_error_set(WG_EINVAL, "next-page link cannot be resolved");
+    } else if (!(abs = strdup(link))) {
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    size_t bl = strlen(base);
+    while (bl && base[bl - 1] == '/')
+        bl--;
+    /* under the base: same origin and path prefix, at a boundary (the origin
+     * compare is case-insensitive only for scheme and host) */
+    size_t ol = origin_len(base);
+    int ok = ol && strlen(abs) >= bl && strncasecmp(abs, base, ol) == 0 &&
+             strncmp(abs + ol, base + ol, bl - ol) == 0 &&
+             (abs[bl] == 0 || abs[bl] == '/' || abs[bl] == '?');
+    if (ok && origin_len(abs) != ol)
+        ok = 0;     /* "https://host.evil" under "https://host" */
+    /* no dot segment anywhere in the path (curl would squash it, and the
+     * server may decode %2e): a link cannot climb out of the prefix */
+    const char *path = abs + ol;
+    size_t pl = strcspn(path, "?");
+    for (size_t i = 0; ok && i < pl;) {
+        size_t seg = strcspn(path + i, "/");
+        if (seg > pl - i)
+            seg = pl - i;
+        if (seg && dot_segment(path + i, seg))
+            ok = 0;
+        i += seg + 1;
+    }
+    /* nor an encoded slash or backslash a server might turn into one */
+    for (size_t i = 0; ok && i + 2 < pl; i++)
+        if (path[i] == '%' && ((path[i + 1] == '2' && (path[i + 2] | 0x20) == 'f') ||
+                               (path[i + 1] == '5' && (path[i + 2] | 0x20) == 'c')))
+            ok = 0;
+    if (!ok) {
+        free(abs);
+        return wg_error_set(WG_EDENIED, "next-page link is not under the service's base URL");
+    }
+    *out = abs;
+    return 0;
+}
+
+/* ---- headers -------------------------------------------------------------- */
 
 static struct curl_slist *auth_headers(const wg_rest_ctx *ctx, struct curl_slist *h, int *err)
 {
@@ -440,87 +577,128 @@ static struct curl_slist *auth_headers(const wg_rest_ctx *ctx, struct curl_slist
     return n ? n : h;
 }
 
-static int build_url(buf *url, const wg_rest_ctx *ctx, const char *path,
-                     const json_t *params, const char *query_spec)
+/* curl_slist_append that keeps the list and records a failure in *err. */
+static struct curl_slist *append_line(struct curl_slist *h, const char *line, int *err)
 {
-    char *owned;
-    const char *base = base_url(ctx, &owned);
-    if (!base) {
-        free(owned);
-        return wg_error_set(WG_EINVAL, "%s needs a base URL (connector:%s:base_url)",
-                            ctx->call->spec->name, ctx->call->spec->id);
+    struct curl_slist *n = curl_slist_append(h, line);
+    if (!n) {
+        *err = WG_ENOMEM;
+        return h;
     }
-    json_t *used = json_object();
-    puts_(url, base);
-    free(owned);
-    int rc = build_path(url, path, params, used);
-    int first = strchr(path, '?') == NULL;
-    if (rc == 0)
-        rc = build_query(url, query_spec, params, used, &first);
+    return n;
+}
+
+static int lines_set(const char *const *lines, const char *name)
+{
+    for (size_t i = 0; lines && lines[i]; i++)
+        if (strncasecmp(lines[i], name, strlen(name)) == 0)
+            return 1;
+    return 0;
+}
+
+static int build_url(buf *url, const wg_rest_ctx *ctx, const wg_rest_req *req)
+{
+    int first;
+    int rc = 0;
+    if (req->url) {
+        puts_(url, req->url);
+        first = strchr(req->url, '?') == NULL;
+    } else {
+        char *base = NULL;
+        if ((rc = effective_base(&base, ctx, req->base)) < 0)
+            return rc;
+        json_t *used = json_object();
+        puts_(url, base);
+        free(base);
+        const json_t *params = req->params ? req->params : used;
+        rc = used ? build_path(url, req->path, params, used)
+                  : wg_error_set(WG_ENOMEM, "out of memory");
+        first = strchr(req->path, '?') == NULL;
+        if (rc == 0)
+            rc = build_query(url, req->query, params, used, &first);
+        json_decref(used);
+    }
     if (rc == 0 && ctx->rest->auth == WG_REST_AUTH_QUERY) {
         const wg_connector_creds *c = ctx->call->creds;
         query_pair(url, &first, ctx->rest->auth_name, c && c->token ? c->token : "");
     }
-    json_decref(used);
     if (rc == 0 && url->oom)
         rc = wg_error_set(WG_ENOMEM, "out of memory");
     return rc;
 }
 
-static int spec_sets(const wg_rest_spec *rest, const char *name)
-{
-    for (size_t i = 0; rest->headers && rest->headers[i]; i++)
-        if (strncasecmp(rest->headers[i], name, strlen(name)) == 0)
-            return 1;
-    return 0;
-}
-
-int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
-                 const char *path, const json_t *params, const char *query_spec,
-                 const json_t *body, int timeout_s)
+/* One attempt: builds the URL and headers from the current credential. */
+static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_req *req)
 {
     const wg_connector_creds *c = ctx->call->creds;
     if (c && (has_crlf(c->token) || has_crlf(c->email)))
         return wg_error_set(WG_EINVAL, "the stored credential contains a line break; reconnect");
+    for (size_t i = 0; req->headers && req->headers[i]; i++)
+        if (has_crlf(req->headers[i]))
+            return wg_error_set(WG_EINVAL, "a header value may not contain a line break");
+    if (has_crlf(req->content_type))
+        return wg_error_set(WG_EINVAL, "a content type may not contain a line break");
     buf url = { 0 };
-    int rc = build_url(&url, ctx, path, params, query_spec);
+    int rc = build_url(&url, ctx, req);
     if (rc < 0) {
+        if (url.p)
+            sodium_memzero(url.p, url.len);
         free(url.p);
         return rc;
     }
     CURL *curl = curl_easy_init();
     struct curl_slist *h = NULL;
-    char *payload = body ? json_dumps(body, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    char *payload = req->body ? json_dumps(req->body, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    const char *data = payload ? payload : req->raw;
+    size_t data_len = payload ? strlen(payload) : req->raw_len;
+    char *ct_line = NULL;
     sink s = { 0 };
+    wg_upstream_pin pin = { 0 };
     int err = 0;
-    if (!curl || (body && !payload)) {
+    if (!curl || (req->body && !payload)) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* before any header is built: a refused upstream never sees a credential */
+    if ((rc = wg_upstream_curl(&pin, curl, url.p, WG_UPSTREAM_HTTP, ctx->call->upstream)) < 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", wg_error_last());
+        rc = wg_error_set(rc, "%s: %s", ctx->rest->error_prefix, why);
         goto done;
     }
     h = auth_headers(ctx, h, &err);
     for (size_t i = 0; ctx->rest->headers && ctx->rest->headers[i]; i++)
-        h = curl_slist_append(h, ctx->rest->headers[i]);
-    if (payload && !spec_sets(ctx->rest, "Content-Type:"))
-        h = curl_slist_append(h, "Content-Type: application/json");
-    h = curl_slist_append(h, "Expect:");
-    if (err || !h) {
+        h = append_line(h, ctx->rest->headers[i], &err);
+    for (size_t i = 0; req->headers && req->headers[i]; i++)
+        h = append_line(h, req->headers[i], &err);
+    if (data && !lines_set(ctx->rest->headers, "Content-Type:") &&
+        !lines_set(req->headers, "Content-Type:")) {
+        const char *ct = req->content_type ? req->content_type
+                       : payload ? "application/json" : "application/octet-stream";
+        if (asprintf(&ct_line, "Content-Type: %s", ct) < 0) {
+            ct_line = NULL;
+            err = WG_ENOMEM;
+        } else {
+            h = append_line(h, ct_line, &err);
+        }
+    }
+    h = append_line(h, "Expect:", &err);
+    if (err) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto done;
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url.p);
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method_names[m]);
-    if (payload) {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(payload));
-    } else if (m == WG_REST_GET) {
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method_names[req->method]);
+    if (data) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, data);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)data_len);
+    } else if (req->method == WG_REST_GET) {
         curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
     }
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, h);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "Waggle/1.0");
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(timeout_s > 0 ? timeout_s : DEFAULT_TIMEOUT_S));
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT,
+                     (long)(req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT_S));
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 5L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &s);
@@ -530,6 +708,9 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
     if (s.too_big) {
         rc = wg_error_set(WG_EUPSTREAM, "%s response larger than %d bytes",
                           ctx->rest->error_prefix, RESPONSE_CAP);
+    } else if (pin.guard_refused) {
+        rc = wg_error_set(WG_EDENIED, "%s: connection refused by the upstream policy (an "
+                                      "address that was not checked)", ctx->rest->error_prefix);
     } else if (cc == CURLE_OPERATION_TIMEDOUT) {
         rc = wg_error_set(WG_ETIMEOUT, "%s request timed out", ctx->rest->error_prefix);
     } else if (cc != CURLE_OK || s.body.oom) {
@@ -544,20 +725,47 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
         r->json = r->len ? json_loadb(r->text, r->len, 0, NULL) : NULL;
         r->retry_after = s.retry_after;
         r->message_id = s.message_id;
+        r->content_type = s.content_type;
         s.body.p = NULL;
-        s.retry_after = s.message_id = NULL;
+        s.retry_after = s.message_id = s.content_type = NULL;
     }
 done:
     if (url.p)
         sodium_memzero(url.p, url.len);   /* may hold a query credential */
     free(url.p);
     free(payload);
+    free(ct_line);
     free(s.body.p);
     free(s.retry_after);
     free(s.message_id);
+    free(s.content_type);
     curl_slist_free_all(h);
     curl_easy_cleanup(curl);
+    wg_upstream_pin_clear(&pin);
     return rc;
+}
+
+int wg_rest_send(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_req *req)
+{
+    memset(r, 0, sizeof *r);
+    int rc = send_once(r, ctx, req);
+    const wg_connector_call *call = ctx->call;
+    /* 401: the access token was refused; one fresh token, one more try */
+    if (rc == 0 && r->status == 401 && call->reauth && call->reauth(call->reauth_ctx) == 0) {
+        wg_rest_response_clear(r);
+        rc = send_once(r, ctx, req);
+    }
+    return rc;
+}
+
+int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
+                 const char *path, const json_t *params, const char *query_spec,
+                 const json_t *body, int timeout_s)
+{
+    wg_rest_req req = { .method = m, .path = path, .params = params, .query = query_spec,
+                        .body = body, .timeout_s = timeout_s,
+                        .base = ctx->action ? ctx->action->base : NULL };
+    return wg_rest_send(r, ctx, &req);
 }
 
 /* ---- results ------------------------------------------------------------- */
@@ -569,6 +777,21 @@ json_t *wg_rest_call_failure(const wg_rest_ctx *ctx, int rc)
     if (r && rc == WG_ETIMEOUT)
         json_object_set_new(r, "retryable", json_true());
     return r;
+}
+
+long wg_rest_retry_after(const char *v, long long now_s)
+{
+    if (!v || !*v || strlen(v) > 64)
+        return -1;
+    if (strspn(v, "0123456789") == strlen(v)) {
+        if (strlen(v) > 9)
+            return -1;      /* more than 31 years: not a real answer */
+        return strtol(v, NULL, 10);
+    }
+    time_t t = curl_getdate(v, NULL);
+    if (t == (time_t)-1)
+        return -1;
+    return (long long)t > now_s ? (long)((long long)t - now_s) : 0;
 }
 
 static json_t *graphql_errors(const wg_rest_ctx *ctx, const json_t *errs)
@@ -585,6 +808,32 @@ static json_t *graphql_errors(const wg_rest_ctx *ctx, const json_t *errs)
     json_t *r = wg_connector_fail("%s GraphQL: %s", ctx->call->spec->name, b.p ? b.p : "");
     free(b.p);
     return r;
+}
+
+/* Google answers quota exhaustion with 403 and a reason such as
+ * rateLimitExceeded or userRateLimitExceeded (Calendar, Drive, Gmail). */
+static int rate_limited(const wg_rest_response *r)
+{
+    if (r->status == 429 || r->status >= 500)
+        return 1;
+    return r->status == 403 && r->text && strstr(r->text, "ateLimitExceeded");
+}
+
+/* data for RESP_CONTENT: the body as text, or base64 when it is not UTF-8. */
+static json_t *content_data(const wg_rest_response *r)
+{
+    json_t *s = json_stringn(r->text ? r->text : "", r->len);
+    if (s)
+        return json_pack("{s:o}", "content", s);
+    size_t el = sodium_base64_encoded_len(r->len, sodium_base64_VARIANT_ORIGINAL);
+    char *b64 = malloc(el);
+    if (!b64)
+        return NULL;
+    sodium_bin2base64(b64, el, (const unsigned char *)r->text, r->len,
+                      sodium_base64_VARIANT_ORIGINAL);
+    json_t *d = json_pack("{s:s,s:s}", "content", b64, "encoding", "base64");
+    free(b64);
+    return d;
 }
 
 int wg_rest_result(json_t **out, const wg_rest_ctx *ctx, wg_rest_response *r, wg_rest_resp mode)
@@ -609,12 +858,14 @@ int wg_rest_result(json_t **out, const wg_rest_ctx *ctx, wg_rest_response *r, wg
         free(msg);
         if (res) {
             json_object_set_new(res, "status", json_integer(r->status));
-            if (r->status == 429 || r->status >= 500)
+            if (rate_limited(r))
                 json_object_set_new(res, "retryable", json_true());
-            if (r->retry_after && strlen(r->retry_after) < 64 &&
-                strspn(r->retry_after, "0123456789") == strlen(r->retry_after))
-                json_object_set_new(res, "retryAfter", json_integer(atoll(r->retry_after)));
+            long ra = wg_rest_retry_after(r->retry_after, (long long)time(NULL));
+            if (ra >= 0)
+                json_object_set_new(res, "retryAfter", json_integer(ra));
         }
+    } else if (mode == WG_REST_RESP_CONTENT) {
+        res = wg_connector_ok(content_data(r));
     } else if (mode == WG_REST_RESP_SLACK && r->json &&
                json_is_false(json_object_get(r->json, "ok"))) {
         const char *e = json_string_value(json_object_get(r->json, "error"));
@@ -636,6 +887,35 @@ int wg_rest_result(json_t **out, const wg_rest_ctx *ctx, wg_rest_response *r, wg
     return 0;
 }
 
+/* ---- JSON paths ------------------------------------------------------------ */
+
+json_t *wg_rest_json_at(const json_t *v, const char *path)
+{
+    if (!path || !*path)
+        return NULL;
+    const char *p = path;
+    json_t *cur = (json_t *)v;
+    while (cur && *p) {
+        size_t n = strcspn(p, "/");
+        char key[128];
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, p, n);
+        key[n] = 0;
+        cur = json_object_get(cur, key);
+        p += n;
+        if (*p == '/')
+            p++;
+    }
+    return cur;
+}
+
+/* The first segment of a path ("paging" of "paging/next/after"). */
+static void first_key(char *key, size_t cap, const char *path)
+{
+    snprintf(key, cap, "%.*s", (int)strcspn(path, "/"), path);
+}
+
 /* ---- the generic operations ---------------------------------------------- */
 
 static const wg_rest_action *find_rest_action(const wg_rest_spec *rest, const char *name)
@@ -651,6 +931,7 @@ static int build_body(json_t **out, const wg_rest_action *a, const json_t *param
     *out = NULL;
     switch (a->body) {
     case WG_REST_BODY_NONE:
+    case WG_REST_BODY_RAW:
         return 0;
     case WG_REST_BODY_TEMPLATE:
         return wg_rest_fill(out, a->body_template, params);
@@ -689,6 +970,252 @@ static int build_body(json_t **out, const wg_rest_action *a, const json_t *param
     return 0;
 }
 
+/* Sends the row once with params (a page of it). */
+static int send_row(wg_rest_response *r, const wg_rest_ctx *ctx, const json_t *params)
+{
+    const wg_rest_action *a = ctx->action;
+    json_t *body = NULL;
+    int rc = build_body(&body, a, params);
+    if (rc < 0)
+        return rc;
+    wg_rest_req req = { .method = a->method, .path = a->path, .base = a->base, .params = params,
+                        .query = a->query, .body = body, .content_type = a->content_type,
+                        .headers = a->headers, .timeout_s = a->timeout_s };
+    if (a->body == WG_REST_BODY_RAW) {
+        const json_t *raw = json_object_get(params, a->body_template);
+        if (!json_is_string(raw))
+            return wg_error_set(WG_EINVAL, "Missing required parameter: %s (a string)",
+                                a->body_template);
+        req.raw = json_string_value(raw);
+        req.raw_len = json_string_length(raw);
+        if (a->content_type && a->content_type[0] == '$') {
+            /* the content type comes from an input the prepare hook computed */
+            req.content_type = json_string_value(json_object_get(params, a->content_type + 1));
+            if (!req.content_type)
+                return wg_error_set(WG_EINTERNAL, "%s: no content type", a->name);
+        }
+    }
+    rc = wg_rest_send(r, ctx, &req);
+    json_decref(body);
+    return rc;
+}
+
+/* The next page's request for a response `last`; 1 when there is one, 0
+ * when the pages ended, < 0 on a refused continuation (message set). */
+static int next_page(wg_rest_response *r, const wg_rest_ctx *ctx, const json_t *params,
+                     const json_t *last)
+{
+    const wg_rest_paging *pg = &ctx->action->page;
+    json_t *next = wg_rest_json_at(last, pg->next);
+    if (!next || json_is_null(next) || (json_is_string(next) && !*json_string_value(next)))
+        return 0;
+    if (pg->more && !json_is_true(wg_rest_json_at(last, pg->more)))
+        return 0;
+    int rc;
+    switch (pg->kind) {
+    case WG_REST_PAGE_TOKEN: {
+        if (!json_is_string(next) && !json_is_integer(next))
+            return 0;
+        json_t *np = json_deep_copy(params);
+        if (!np || json_object_set(np, pg->param, next) < 0) {
+            json_decref(np);
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        }
+        rc = send_row(r, ctx, np);
+        json_decref(np);
+        break;
+    }
+    case WG_REST_PAGE_LINK: {
+        char *base = NULL, *url = NULL;
+        if (!json_is_string(next))
+            return 0;
+        if ((rc = effective_base(&base, ctx, ctx->action->base)) < 0)
+            return rc;
+        rc = wg_rest_link_ok(&url, base, json_string_value(next));
+        free(base);
+        if (rc < 0)
+            return rc;
+        wg_rest_req req = { .method = WG_REST_GET, .url = url, .headers = ctx->action->headers,
+                            .timeout_s = ctx->action->timeout_s };
+        rc = wg_rest_send(r, ctx, &req);
+        free(url);
+        break;
+    }
+    case WG_REST_PAGE_CURSOR: {
+        json_t *body = json_pack("{s:O}", "cursor", next);
+        if (!body)
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        wg_rest_req req = { .method = WG_REST_POST, .path = pg->path, .base = ctx->action->base,
+                            .params = params, .body = body, .headers = ctx->action->headers,
+                            .timeout_s = ctx->action->timeout_s };
+        rc = wg_rest_send(r, ctx, &req);
+        json_decref(body);
+        break;
+    }
+    default:
+        return 0;
+    }
+    return rc < 0 ? rc : 1;
+}
+
+/* maxPages from the inputs (removed from them). Returns 0 and *pages, or
+ * WG_EINVAL outside 1..WG_REST_PAGES_MAX. */
+static int take_max_pages(int *pages, json_t *params)
+{
+    *pages = WG_REST_PAGES_DEFAULT;
+    json_t *v = json_object_get(params, "maxPages");
+    if (!v || json_is_null(v)) {
+        json_object_del(params, "maxPages");
+        return 0;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) > WG_REST_PAGES_MAX)
+        return wg_error_set(WG_EINVAL, "maxPages must be an integer from 1 to %d",
+                            WG_REST_PAGES_MAX);
+    *pages = (int)json_integer_value(v);
+    json_object_del(params, "maxPages");
+    return 0;
+}
+
+/* Follows pages after the first (in *acc, an object) and merges them. The
+ * result is a ConnectorResult in *out: the merged data, "pages" and, when
+ * the bound stopped us, "morePages". */
+static int follow_pages(json_t **out, const wg_rest_ctx *ctx, const json_t *params,
+                        json_t *acc, size_t total, int max_pages)
+{
+    const wg_rest_paging *pg = &ctx->action->page;
+    json_t *items = wg_rest_json_at(acc, pg->items);
+    json_t *last = json_incref(acc);
+    int fetched = 1, more = 0, rc = 0;
+    while (json_is_array(items)) {
+        wg_rest_response r = { 0 };
+        if (fetched >= max_pages) {
+            /* is there a next page we are not fetching? */
+            json_t *next = wg_rest_json_at(last, pg->next);
+            more = next && !json_is_null(next) &&
+                   !(json_is_string(next) && !*json_string_value(next)) &&
+                   (!pg->more || json_is_true(wg_rest_json_at(last, pg->more)));
+            break;
+        }
+        rc = next_page(&r, ctx, params, last);
+        if (rc <= 0)
+            break;
+        total += r.len;
+        if (r.status < 200 || r.status > 299 || !json_is_object(r.json)) {
+            json_decref(last);
+            json_decref(acc);
+            rc = wg_rest_result(out, ctx, &r, ctx->action->response);
+            if (rc == 0 && json_is_true(json_object_get(*out, "success"))) {
+                json_decref(*out);
+                *out = wg_connector_fail("%s: page %d is not a JSON object",
+                                         ctx->rest->error_prefix, fetched + 1);
+            }
+            wg_rest_response_clear(&r);
+            return *out ? 0 : WG_ENOMEM;
+        }
+        if (total > RESPONSE_CAP) {
+            wg_rest_response_clear(&r);
+            json_decref(last);
+            json_decref(acc);
+            *out = wg_connector_fail("%s responses larger than %d bytes in total",
+                                     ctx->rest->error_prefix, RESPONSE_CAP);
+            return *out ? 0 : WG_ENOMEM;
+        }
+        json_array_extend(items, wg_rest_json_at(r.json, pg->items));
+        json_decref(last);
+        last = json_incref(r.json);
+        fetched++;
+        wg_rest_response_clear(&r);
+    }
+    if (rc < 0) {
+        /* a refused continuation: keep what we have, say why we stopped */
+        json_t *res = wg_connector_ok(json_incref(acc));
+        if (res) {
+            json_object_set_new(res, "pages", json_integer(fetched));
+            json_object_set_new(res, "morePages", json_true());
+            json_object_set_new(res, "pagingStopped", json_string(wg_error_last()));
+        }
+        json_decref(last);
+        json_decref(acc);
+        *out = res;
+        return res ? 0 : WG_ENOMEM;
+    }
+    /* the continuation (and "more" flag) of the last page fetched */
+    const char *paths[] = { pg->next, pg->more };
+    for (size_t i = 0; i < 2 && last != acc; i++) {
+        if (!paths[i])
+            continue;
+        char key[128];
+        first_key(key, sizeof key, paths[i]);
+        json_t *v = json_object_get(last, key);
+        if (v)
+            json_object_set(acc, key, v);
+        else
+            json_object_del(acc, key);
+    }
+    json_decref(last);
+    json_t *res = wg_connector_ok(acc);
+    if (res) {
+        json_object_set_new(res, "pages", json_integer(fetched));
+        if (more)
+            json_object_set_new(res, "morePages", json_true());
+    }
+    *out = res;
+    return res ? 0 : WG_ENOMEM;
+}
+
+int wg_rest_run(json_t **out, const wg_rest_ctx *ctx, const json_t *params_in)
+{
+    const wg_rest_action *a = ctx->action;
+    json_t *params = params_in ? json_deep_copy(params_in) : json_object();
+    int pages = 1;
+    if (!params)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    int rc = take_max_pages(&pages, params);
+    if (rc == 0 && a->prepare) {
+        json_t *prepared = NULL;
+        rc = a->prepare(&prepared, ctx, params);
+        json_decref(params);
+        params = prepared;
+    }
+    if (rc < 0) {
+        json_decref(params);
+        *out = wg_connector_fail("%s", wg_error_last());
+        return *out ? 0 : WG_ENOMEM;
+    }
+    wg_rest_response r = { 0 };
+    rc = send_row(&r, ctx, params);
+    if (rc < 0) {
+        json_decref(params);
+        *out = wg_rest_call_failure(ctx, rc);
+        return *out ? 0 : WG_ENOMEM;
+    }
+    if (a->page.kind != WG_REST_PAGE_NONE && r.status >= 200 && r.status <= 299 &&
+        json_is_object(r.json)) {
+        json_t *acc = json_deep_copy(r.json);
+        size_t total = r.len;
+        wg_rest_response_clear(&r);
+        rc = acc ? follow_pages(out, ctx, params, acc, total, pages)
+                 : wg_error_set(WG_ENOMEM, "out of memory");
+        json_decref(params);
+        return rc;
+    }
+    rc = wg_rest_result(out, ctx, &r, a->response);
+    if (rc == 0 && a->result_template && json_is_true(json_object_get(*out, "success"))) {
+        json_t *data = NULL;
+        if (wg_rest_fill(&data, a->result_template, params) == 0) {
+            if (a->response == WG_REST_RESP_CONTENT && json_is_object(data))
+                json_object_update(json_object_get(*out, "data"), data);
+            else
+                json_object_set(*out, "data", data);
+        }
+        json_decref(data);
+    }
+    wg_rest_response_clear(&r);
+    json_decref(params);
+    return rc;
+}
+
 static int rest_execute(json_t **out, const wg_connector_call *call,
                         const wg_connector_action *action, const json_t *params)
 {
@@ -701,27 +1228,7 @@ static int rest_execute(json_t **out, const wg_connector_call *call,
     }
     if (a->custom)
         return a->custom(out, &ctx, params);
-    json_t *body = NULL;
-    int rc = build_body(&body, a, params);
-    if (rc < 0) {
-        *out = wg_connector_fail("%s", wg_error_last());
-        return *out ? 0 : WG_ENOMEM;
-    }
-    wg_rest_response r = { 0 };
-    rc = wg_rest_call(&r, &ctx, a->method, a->path, params, a->query, body, a->timeout_s);
-    json_decref(body);
-    if (rc < 0) {
-        *out = wg_rest_call_failure(&ctx, rc);
-        return *out ? 0 : WG_ENOMEM;
-    }
-    rc = wg_rest_result(out, &ctx, &r, a->response);
-    if (rc == 0 && a->result_template && json_is_true(json_object_get(*out, "success"))) {
-        json_t *data = NULL;
-        if (wg_rest_fill(&data, a->result_template, params) == 0)
-            json_object_set_new(*out, "data", data);
-    }
-    wg_rest_response_clear(&r);
-    return rc;
+    return wg_rest_run(out, &ctx, params);
 }
 
 static int rest_health(char **error, const wg_connector_call *call)
@@ -731,8 +1238,10 @@ static int rest_health(char **error, const wg_connector_call *call)
     json_t *body = rest->health_body ? json_loads(rest->health_body, 0, NULL) : NULL;
     json_t *params = json_object();
     wg_rest_response r = { 0 };
-    int rc = wg_rest_call(&r, &ctx, rest->health_method, rest->health_path, params, NULL, body,
-                          HEALTH_TIMEOUT_S);
+    wg_rest_req req = { .method = rest->health_method, .path = rest->health_path,
+                        .base = rest->health_base, .params = params, .body = body,
+                        .timeout_s = HEALTH_TIMEOUT_S };
+    int rc = wg_rest_send(&r, &ctx, &req);
     json_decref(body);
     json_decref(params);
     if (rc < 0) {
@@ -754,4 +1263,4 @@ static int rest_health(char **error, const wg_connector_call *call)
     return 0;
 }
 
-const wg_connector_ops wg_rest_ops = { rest_execute, rest_health };
+const wg_connector_ops wg_rest_ops = { .execute = rest_execute, .health = rest_health };

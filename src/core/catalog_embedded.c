@@ -1,9 +1,10 @@
 /* catalog_embedded.c - the catalog compiled into the library.
  *
- * The bytes come from ${CMAKE_BINARY_DIR}/generated/catalog_data.c, which the
- * build writes with tools/catalog_check.c only after data/mcp-catalog.json
- * passed every check of catalog_load.c. Parsing it again here cannot fail on
- * content, only on memory.
+ * ${CMAKE_BINARY_DIR}/generated/catalog_data.c holds the blob (entries and
+ * search index, catalog_blob.c) that tools/catalog_check.c built from
+ * data/mcp-catalog.json after it passed every check of catalog_load.c.
+ * Opening it validates the blob and sets up pointers: no JSON is parsed and
+ * no index is built at run time.
  */
 #include "catalog_internal.h"
 #include "waggle/error.h"
@@ -12,8 +13,5 @@ int wg_catalog_open_embedded(wg_catalog **out)
 {
     if (!out)
         return wg_error_set(WG_EINVAL, "catalog: NULL argument");
-    const char *docs[1] = { wg_catalog__embedded_json };
-    size_t lens[1] = { wg_catalog__embedded_len };
-    const char *origins[1] = { wg_catalog__embedded_origin };
-    return wg_catalog_parse(out, docs, lens, origins, 1);
+    return wg_catalog__from_blob(out, wg_catalog__embedded_blob, wg_catalog__embedded_blob_len, NULL);
 }

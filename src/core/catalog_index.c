@@ -6,9 +6,11 @@
  * field's count normalized by that field's length relative to its average;
  * the index stores the saturated value tf/(k1+tf) per (term, server) and an
  * idf per term, so a query only multiplies and adds. Postings are one array
- * in term order (CSR). Also kept: the stemmed synonym vocabulary, the terms
- * in byte order (for completing unknown words by prefix) and the number of
- * distinct words in each name (for the "query names the server" boost).
+ * in term order (CSR). Also kept: the terms in byte order (for completing
+ * unknown words by prefix) and the number of distinct words in each name
+ * (for the "query names the server" boost). The result is serialised into
+ * the catalog's blob (catalog_blob.c) - at build time for the embedded
+ * catalog - and freed; searches read the blob.
  */
 #include "catalog_internal.h"
 #include "waggle/error.h"
@@ -60,7 +62,7 @@ typedef struct {
 } occ;
 
 typedef struct {
-    wg_catalog_index *ix;
+    wg_catalog_ixbuild *ix;
     occ *occs;
     size_t nocc, cap;
     float contrib;      /* this field's per-occurrence contribution */
@@ -122,71 +124,11 @@ static int cmp_term(const void *a, const void *b, void *ctx)
     return strcmp(term[*(const uint32_t *)a], term[*(const uint32_t *)b]);
 }
 
-static int build_vocab(wg_catalog_index *ix)
-{
-    size_t nw = 0, nr = 0;
-    for (size_t r = 0; wg_catalog__vocab[r]; r++, nr++)
-        for (const char *p = wg_catalog__vocab[r]; *p; p++)
-            if (*p != ' ' && (p == wg_catalog__vocab[r] || p[-1] == ' '))
-                nw++;
-    ix->vstem = calloc(nw + 1, sizeof *ix->vstem);
-    ix->vrow = calloc(nw + 1, sizeof *ix->vrow);
-    ix->vnext = calloc(nw + 1, sizeof *ix->vnext);
-    ix->row_start = calloc(nr + 1, sizeof *ix->row_start);
-    if (!ix->vstem || !ix->vrow || !ix->vnext || !ix->row_start)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    size_t k = 0;
-    for (size_t r = 0; r < nr; r++) {
-        ix->row_start[r] = (uint32_t)k;
-        const char *p = wg_catalog__vocab[r];
-        while (*p) {
-            while (*p == ' ')
-                p++;
-            const char *s = p;
-            while (*p && *p != ' ')
-                p++;
-            size_t len = (size_t)(p - s);
-            if (len == 0 || len > WG_CAT_WORD_MAX)
-                continue;
-            char w[WG_CAT_WORD_MAX + 4];
-            memcpy(w, s, len);
-            w[len] = '\0';
-            len = wg_catalog__stem(w, len);
-            if (!(ix->vstem[k] = strdup(w)))
-                return wg_error_set(WG_ENOMEM, "out of memory");
-            ix->vrow[k] = (uint32_t)r;
-            uint32_t first;
-            int rc = wg_strmap__put(&ix->vocab, ix->vstem[k], len, (uint32_t)k, &first);
-            if (rc < 0)
-                return rc;
-            ix->vnext[k] = UINT32_MAX;
-            if (first != UINT32_MAX) {   /* append to the chain of this stem */
-                uint32_t t = first;
-                while (ix->vnext[t] != UINT32_MAX)
-                    t = ix->vnext[t];
-                ix->vnext[t] = (uint32_t)k;
-            }
-            k++;
-        }
-    }
-    ix->row_start[nr] = (uint32_t)k;
-    ix->nvocab = k;
-    ix->nrows = nr;
-    return 0;
-}
-
-void wg_catalog__index_free(wg_catalog_index *ix)
+void wg_catalog__index_free(wg_catalog_ixbuild *ix)
 {
     if (!ix)
         return;
     wg_strmap__free(&ix->terms);
-    wg_strmap__free(&ix->vocab);
-    for (size_t i = 0; i < ix->nvocab; i++)
-        free(ix->vstem[i]);
-    free(ix->vstem);
-    free(ix->vrow);
-    free(ix->vnext);
-    free(ix->row_start);
     free(ix->term);
     free(ix->post_off);
     free(ix->post);
@@ -241,39 +183,40 @@ static unsigned char name_words(const occ *o, size_t n)
 
 /* Tokenizes every field of every server once, keeping (term, field) per
  * occurrence; start[d] is where server d's occurrences begin. */
-static int tokenize_all(builder *b, size_t *start, const wg_catalog *cat)
+static int tokenize_all(builder *b, size_t *start, const wg_catalog_server *servers, size_t n)
 {
-    for (size_t d = 0; d < cat->n; d++) {
+    for (size_t d = 0; d < n; d++) {
         start[d] = b->nocc;
         for (int f = 0; f < WG_FLD_COUNT; f++) {
             b->field = f;
-            field_words(&cat->servers[d], f, add_word, b);
+            field_words(&servers[d], f, add_word, b);
             if (b->rc < 0)
                 return b->rc;
         }
     }
-    start[cat->n] = b->nocc;
+    start[n] = b->nocc;
     return 0;
 }
 
-static int index_servers(wg_catalog_index *ix, const wg_catalog *cat, raw_postings *raw)
+static int index_servers(wg_catalog_ixbuild *ix, const wg_catalog_server *servers, size_t ndocs,
+                         raw_postings *raw)
 {
     builder b = { .ix = ix, .contrib = 1.0f };
-    size_t *start = calloc(cat->n + 1, sizeof *start);
-    size_t *lens = calloc(cat->n * WG_FLD_COUNT + 1, sizeof *lens);
+    size_t *start = calloc(ndocs + 1, sizeof *start);
+    size_t *lens = calloc(ndocs * WG_FLD_COUNT + 1, sizeof *lens);
     int rc = (!start || !lens) ? wg_error_set(WG_ENOMEM, "out of memory") : 0;
     if (rc == 0)
-        rc = tokenize_all(&b, start, cat);
+        rc = tokenize_all(&b, start, servers, ndocs);
     double avg[WG_FLD_COUNT] = { 0 };
-    for (size_t d = 0; rc == 0 && d < cat->n; d++)
+    for (size_t d = 0; rc == 0 && d < ndocs; d++)
         for (size_t i = start[d]; i < start[d + 1]; i++) {
             int f = __builtin_ctz(b.occs[i].fields);
             lens[d * WG_FLD_COUNT + (size_t)f]++;
             avg[f] += 1.0;
         }
     for (int f = 0; f < WG_FLD_COUNT; f++)
-        avg[f] = cat->n && avg[f] > 0 ? avg[f] / (double)cat->n : 1.0;
-    for (size_t d = 0; rc == 0 && d < cat->n; d++) {
+        avg[f] = ndocs && avg[f] > 0 ? avg[f] / (double)ndocs : 1.0;
+    for (size_t d = 0; rc == 0 && d < ndocs; d++) {
         occ *o = b.occs + start[d];
         size_t n = start[d + 1] - start[d];
         for (size_t i = 0; i < n; i++) {
@@ -286,8 +229,9 @@ static int index_servers(wg_catalog_index *ix, const wg_catalog *cat, raw_postin
         size_t k = merge_occs(o, n);
         for (size_t i = 0; i < k && rc == 0; i++) {
             double tf = o[i].tf;
+            uint32_t name = (o[i].fields & (1u << WG_FLD_NAME)) ? WG_POST_NAME : 0;
             rc = raw_push(raw, o[i].tid, (wg_catalog_posting){
-                (uint32_t)d, (float)(tf / (BM25_K1 + tf)), o[i].fields });
+                (uint32_t)d | name, (float)(tf / (BM25_K1 + tf)) });
         }
     }
     free(b.occs);
@@ -296,7 +240,7 @@ static int index_servers(wg_catalog_index *ix, const wg_catalog *cat, raw_postin
     return rc;
 }
 
-static int to_csr(wg_catalog_index *ix, const raw_postings *raw, size_t ndocs)
+static int to_csr(wg_catalog_ixbuild *ix, const raw_postings *raw, size_t ndocs)
 {
     ix->post_off = calloc(ix->nterms + 2, sizeof *ix->post_off);
     ix->post = malloc((raw->n + 1) * sizeof *ix->post);
@@ -318,6 +262,7 @@ static int to_csr(wg_catalog_index *ix, const raw_postings *raw, size_t ndocs)
         ix->post[ix->post_off[t] + fill[t]++] = raw->p[i];
     }
     free(fill);
+    ix->npost = raw->n;
     for (size_t t = 0; t < ix->nterms; t++) {
         double df = ix->post_off[t + 1] - ix->post_off[t];
         ix->idf[t] = (float)log(1.0 + ((double)ndocs - df + 0.5) / (df + 0.5));
@@ -331,23 +276,26 @@ static int to_csr(wg_catalog_index *ix, const raw_postings *raw, size_t ndocs)
     return 0;
 }
 
-int wg_catalog__index_build(wg_catalog_index **out, const wg_catalog *cat)
+int wg_catalog__index_build(wg_catalog_ixbuild **out, const wg_catalog_server *servers, size_t n)
 {
-    wg_catalog_index *ix = calloc(1, sizeof *ix);
+    if (n > WG_CATBLOB_SERVERS)
+        return wg_error_set(WG_EINVAL, "catalog: %zu servers, more than the %u an index holds",
+                            n, WG_CATBLOB_SERVERS);
+    wg_catalog_ixbuild *ix = calloc(1, sizeof *ix);
     if (!ix)
         return wg_error_set(WG_ENOMEM, "out of memory");
     wg_strmap__init(&ix->terms, 1);
-    wg_strmap__init(&ix->vocab, 0);
     raw_postings raw = { 0 };
     int rc = 0;
-    if (!(ix->name_len = calloc(cat->n + 1, 1)))
+    if (!(ix->name_len = calloc(n + 1, 1)))
         rc = wg_error_set(WG_ENOMEM, "out of memory");
     if (rc == 0)
-        rc = index_servers(ix, cat, &raw);
+        rc = index_servers(ix, servers, n, &raw);
+    if (rc == 0 && ix->nterms > WG_CATBLOB_TERMS)
+        rc = wg_error_set(WG_EINVAL, "catalog: %zu distinct words, more than the %u an index "
+                          "holds", ix->nterms, WG_CATBLOB_TERMS);
     if (rc == 0)
-        rc = to_csr(ix, &raw, cat->n);
-    if (rc == 0)
-        rc = build_vocab(ix);
+        rc = to_csr(ix, &raw, n);
     free(raw.p);
     free(raw.tid);
     if (rc < 0) {

@@ -59,45 +59,95 @@ int wg_catalog__is_stop(const char *w, size_t len);
  * space-separated groups. */
 extern const char *const wg_catalog__vocab[];
 
-/* ---- the inverted index (catalog_index.c) -------------------------------- */
+/* The vocabulary stemmed, built once per process (pthread_once): word k
+ * belongs to row vrow[k]; rows are contiguous runs [row_start[r],
+ * row_start[r+1]); vnext chains the words with the same stem; map takes a
+ * stem to its first word. Read-only once built. */
+typedef struct {
+    wg_strmap map;
+    char **vstem;
+    size_t *vlen;
+    uint32_t *vrow, *vnext, *row_start;
+    size_t nvocab, nrows;
+} wg_catalog_vocab;
+
+/* The process-wide stemmed vocabulary, or NULL when memory ran out. */
+const wg_catalog_vocab *wg_catalog__vocab_get(void);
+
+/* ---- the inverted index -------------------------------------------------- */
 enum { WG_FLD_NAME, WG_FLD_ID, WG_FLD_KEYWORDS, WG_FLD_CAPS, WG_FLD_DESC,
        WG_FLD_CATEGORY, WG_FLD_AUTHOR, WG_FLD_COUNT };
 
+#define WG_POST_NAME 0x80000000u   /* doc bit: the term occurs in the server's name */
+#define WG_POST_DOC  0x7FFFFFFFu
+
 typedef struct wg_catalog_posting {
-    uint32_t doc;
+    uint32_t doc;      /* server index | WG_POST_NAME */
     float impact;      /* BM25F saturated term frequency tf/(k1+tf), in (0,1) */
-    uint32_t fields;   /* bit f set when the term occurs in field f */
 } wg_catalog_posting;
 
-typedef struct wg_catalog_index {
+/* The index as built from entries (catalog_index.c); serialised into a blob
+ * (catalog_blob.c) and freed. */
+typedef struct wg_catalog_ixbuild {
     wg_strmap terms;           /* stem -> term id (owned keys) */
     const char **term;         /* term id -> stem (borrowed from terms) */
     size_t nterms;
     uint32_t *post_off;        /* nterms+1 offsets into post */
     wg_catalog_posting *post;
+    size_t npost;
     float *idf;                /* per term */
     uint32_t *sorted;          /* term ids in byte order of their stems */
     unsigned char *name_len;   /* distinct words in each server's name (<=255) */
-    /* synonym vocabulary, stemmed: word k belongs to row vrow[k]; rows are
-     * contiguous runs [row_start[r], row_start[r+1]). vnext chains the words
-     * with the same stem; vocab maps a stem to its first word. */
-    wg_strmap vocab;
-    char **vstem;
-    uint32_t *vrow, *vnext, *row_start;
-    size_t nvocab, nrows;
+} wg_catalog_ixbuild;
+
+int wg_catalog__index_build(wg_catalog_ixbuild **out, const wg_catalog_server *servers, size_t n);
+void wg_catalog__index_free(wg_catalog_ixbuild *ix);
+
+/* The index of a loaded catalog: every array points into a validated blob
+ * (catalog_blob.c). Terms and ids are found through open-addressing tables
+ * of slots (UINT32_MAX = empty) hashed with wg_strmap__hash. */
+typedef struct wg_catalog_index {
+    const char *pool;          /* NUL-terminated strings */
+    const uint32_t *term_str;  /* term id -> offset of its stem in pool */
+    size_t nterms;
+    const uint32_t *post_off;  /* nterms+1 offsets into post */
+    const wg_catalog_posting *post;
+    const float *idf;
+    const uint32_t *sorted;    /* term ids in byte order of their stems */
+    const unsigned char *name_len;
+    const uint32_t *term_slot, *id_slot;
+    size_t term_mask, id_mask; /* slot counts - 1 (powers of two) */
 } wg_catalog_index;
 
+static inline const char *wg_catalog__term(const wg_catalog_index *ix, uint32_t t)
+{
+    return ix->pool + ix->term_str[t];
+}
+
+/* Term id of stem w (len bytes), or UINT32_MAX. */
+uint32_t wg_catalog__term_find(const wg_catalog_index *ix, const char *w, size_t len);
+
 /* ---- the handle ---------------------------------------------------------- */
+/* Gives a blob back (free, munmap, ...). */
+typedef void (*wg_catblob_release)(void *blob, size_t len);
+/* free() as a release function. */
+void wg_catalog__blob_free(void *blob, size_t len);
+
 struct wg_catalog {
-    json_t **docs;            /* the parsed documents; entries borrow their strings */
-    size_t ndocs;
     wg_catalog_server *servers;
+    const char **lists;       /* capabilities and keywords of every server */
     unsigned char *category;  /* category index per server */
     size_t n;
+    size_t n_base;            /* servers that come from the base (embedded) blob */
     size_t official;
-    wg_strmap ids;            /* id -> server index (borrowed keys) */
-    wg_catalog_index *index;
+    wg_catalog_index index;
+    const unsigned char *blob;   /* this catalog's own blob (validated) */
+    size_t blob_len;
+    wg_catblob_release release;  /* called on blob by wg_catalog_free (NULL: static) */
 };
+
+/* Server index of id (exact, len bytes), or UINT32_MAX. */
+uint32_t wg_catalog__id_find(const wg_catalog *cat, const char *id, size_t len);
 
 /* Fills one server from a JSON object, checking types, required fields and
  * the category. where names the entry in messages. Returns 0, WG_EINVAL,
@@ -108,15 +158,12 @@ void wg_catalog__entry_clear(wg_catalog_server *s);
 /* 1 when installCmd is a known runner followed by plain words (catalog_load.c). */
 int wg_catalog__install_cmd_ok(const char *cmd);
 
-/* Uniqueness across all entries; origins[i] names entry i ("file #k").
+/* Uniqueness across all entries; where[i] names entry i ("file #k").
  * Returns 0 or WG_EINVAL naming both entries. */
 int wg_catalog__check_unique(const wg_catalog_server *servers, char *const *where, size_t n);
 
 /* URL comparison key: lower-case, trailing slashes removed. New string. */
 char *wg_catalog__url_key(const char *url);
-
-int wg_catalog__index_build(wg_catalog_index **out, const wg_catalog *cat);
-void wg_catalog__index_free(wg_catalog_index *ix);
 
 /* ---- JSON text written directly (catalog_jsonw.c) ------------------------ */
 #define WG_CATBUF_MAX ((size_t)256 << 20)   /* largest buffer a writer grows to */
@@ -141,9 +188,67 @@ void wg_catbuf__eighths(wg_catbuf *b, double v);
 /* 1 when s[0..n) is valid UTF-8 (jansson's rules). */
 int wg_catalog__utf8_ok(const char *s, size_t n);
 
-/* The embedded data (generated at build time by the checker). */
-extern const char wg_catalog__embedded_json[];
-extern const size_t wg_catalog__embedded_len;
+/* ---- blobs: a catalog and its index in one validated buffer --------------- */
+/* Largest blob accepted, and the counts it may hold (named bounds; a blob
+ * past any of them is refused). */
+#define WG_CATBLOB_MAX      ((size_t)256 << 20)
+#define WG_CATBLOB_SERVERS  (1u << 20)
+#define WG_CATBLOB_TERMS    (1u << 24)
+
+/* The header's key of the JSON file a blob was built from (set by the
+ * caller that writes the blob to disk; opaque to the core). */
+typedef struct {
+    uint64_t hash;       /* wg_catalog__hash of the file's bytes */
+    uint64_t size, mtime_ns, ctime_ns, ino, dev;
+    uint64_t racy;       /* 1: the file changed too close to when the blob was written */
+} wg_catblob_source;
+
+/* 64-bit hash of bytes (not cryptographic; keys caches, checks blobs). */
+uint64_t wg_catalog__hash(const void *p, size_t n);
+
+/* Parses and validates JSON documents into a catalog whose own blob holds
+ * them; with embedded_base the embedded catalog comes first (uniqueness is
+ * checked across both) and the blob holds only the documents' servers plus
+ * the index of all. Returns 0, WG_EINVAL (naming the entries), WG_ENOMEM. */
+int wg_catalog__build(wg_catalog **out, int embedded_base, const char *const *docs,
+                      const size_t *lens, const char *const *origins, size_t n);
+
+/* Validates blob (len bytes) strictly - every count, offset, string, float
+ * and table - and makes a catalog of it (on the embedded blob when the blob
+ * says it overlays one). release (NULL for static data) gives the blob back
+ * when the catalog is freed, or at once when this fails. Returns 0,
+ * WG_EINVAL (a message saying what is wrong), WG_ENOMEM. */
+int wg_catalog__from_blob(wg_catalog **out, const void *blob, size_t len,
+                          wg_catblob_release release);
+
+/* Serialises servers[0..n_total) (categories alongside): records for
+ * servers[n_base..n_total), the index ix of all, and base_sum, the checksum
+ * of the base blob (0 when n_base is 0). *out is new (free()). Returns 0,
+ * WG_EINVAL (past a bound), WG_ENOMEM. */
+int wg_catalog__blob_make(void **out, size_t *out_len, const wg_catalog_server *servers,
+                          const unsigned char *category, size_t n_total, size_t n_base,
+                          uint64_t base_sum, const wg_catalog_ixbuild *ix);
+
+/* The checksum in a blob's header (its identity), or 0. */
+uint64_t wg_catalog__blob_sum(const void *blob, size_t len);
+
+/* Reads the source key of a blob (the header, not validated). Returns 0 or
+ * WG_EINVAL (not a blob of this version). */
+int wg_catalog__blob_source(wg_catblob_source *src, const void *blob, size_t len);
+/* Size of a blob's header: the source key lies inside it, outside the
+ * checksum, so a writer may patch a copy of the header. */
+size_t wg_catalog__blob_header_size(void);
+/* Writes src into hdr, a copy of a blob's first wg_catalog__blob_header_size() bytes. */
+void wg_catalog__blob_set_source(void *hdr, const wg_catblob_source *src);
+/* Recomputes the checksum of a blob whose header describes len bytes (for
+ * tests and the fuzz target, which must get past it to reach the rest of
+ * the validation). No effect on a blob whose sizes do not add up. */
+void wg_catalog__blob_reseal(void *blob, size_t len);
+
+/* The embedded data (generated at build time by the checker): the blob of
+ * data/mcp-catalog.json, 8-byte aligned. */
+extern const unsigned char wg_catalog__embedded_blob[];
+extern const size_t wg_catalog__embedded_blob_len;
 extern const char wg_catalog__embedded_origin[];
 
 #endif

@@ -2,10 +2,12 @@
  *
  * Checks every entry's fields (types, required, one of the 14 categories,
  * the id in normal form, an http(s) url), then uniqueness across all
- * documents (catalog_unique.c), then builds the search index once. Entries
- * borrow their strings from the parsed documents, which the handle keeps.
- * The same code runs in the build-time checker (tools/catalog_check.c), so
- * the build and the library can never disagree about what is valid.
+ * documents (catalog_unique.c), then builds the search index once and
+ * serialises entries and index into the catalog's blob (catalog_blob.c);
+ * the parsed documents are then freed and the handle reads the blob. The
+ * same code runs in the build-time checker (tools/catalog_check.c), which
+ * embeds the blob, so the build and the library can never disagree about
+ * what is valid.
  */
 #include "catalog_internal.h"
 #include "waggle/error.h"
@@ -44,22 +46,35 @@ static const struct {
  * shell syntax into a command someone copies. */
 static const char *const runners[] = { "npx", "uvx", "docker", "dnx", "pipx", "bunx" };
 
+/* Bytes allowed after the runner: [A-Za-z0-9] and @/._:+=~%?- (space is
+ * handled apart: single, never trailing). */
+static const unsigned char cmd_byte[256] = {
+    ['@'] = 1, ['/'] = 1, ['.'] = 1, ['_'] = 1, [':'] = 1, ['+'] = 1, ['='] = 1, ['~'] = 1,
+    ['%'] = 1, ['?'] = 1, ['-'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+};
+
 int wg_catalog__install_cmd_ok(const char *cmd)
 {
-    size_t first = strcspn(cmd, " ");
+    const char *sp = strchr(cmd, ' ');
+    size_t first = sp ? (size_t)(sp - cmd) : strlen(cmd);
     int known = 0;
-    for (size_t i = 0; i < sizeof runners / sizeof runners[0]; i++)
-        if (strlen(runners[i]) == first && strncmp(cmd, runners[i], first) == 0)
-            known = 1;
+    for (size_t i = 0; i < sizeof runners / sizeof runners[0] && !known; i++)
+        known = strlen(runners[i]) == first && memcmp(cmd, runners[i], first) == 0;
     if (!known)
         return 0;
-    for (const char *p = cmd; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 (c == ' ' && p[1] != ' ' && p[1]) || strchr("@/._:+=~%?-", c);
-        if (!ok || !c)
+    for (const unsigned char *p = (const unsigned char *)cmd; *p; p++)
+        if (!cmd_byte[*p] && !(*p == ' ' && p[1] != ' ' && p[1]))
             return 0;
-    }
     return 1;
 }
 
@@ -192,15 +207,11 @@ void wg_catalog_free(wg_catalog *cat)
 {
     if (!cat)
         return;
-    for (size_t i = 0; i < cat->n; i++)
-        wg_catalog__entry_clear(&cat->servers[i]);
     free(cat->servers);
+    free(cat->lists);
     free(cat->category);
-    for (size_t i = 0; i < cat->ndocs; i++)
-        json_decref(cat->docs[i]);
-    free(cat->docs);
-    wg_strmap__free(&cat->ids);
-    wg_catalog__index_free(cat->index);
+    if (cat->release)
+        cat->release((void *)cat->blob, cat->blob_len);
     free(cat);
 }
 
@@ -216,31 +227,47 @@ static const json_t *server_list(const json_t *doc)
     return NULL;
 }
 
-/* Adds every entry of one document; where[] receives "origin #k". */
-static int add_document(wg_catalog *cat, char **where, size_t *nwhere, const json_t *list,
-                        const char *origin)
+/* What a build holds until its blob is made: the entries (base first,
+ * borrowing the base catalog's strings and the parsed documents'), where
+ * each one comes from, and the documents. */
+typedef struct {
+    wg_catalog *base;
+    json_t **docs;
+    size_t ndocs;
+    wg_catalog_server *servers;
+    unsigned char *category;
+    char **where;
+    size_t n, nb;
+} build;
+
+static void build_free(build *b)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(list, i, e) {
-        char *w = NULL;
-        if (asprintf(&w, "%s #%zu", origin, i + 1) < 0)
-            return wg_error_set(WG_ENOMEM, "out of memory");
-        where[(*nwhere)++] = w;
-        int rc = wg_catalog__entry(&cat->servers[cat->n], &cat->category[cat->n], e, w);
-        if (rc < 0)
-            return rc;
-        cat->n++;
-        if (cat->servers[cat->n - 1].official)
-            cat->official++;
+    for (size_t i = b->nb; i < b->n; i++)
+        wg_catalog__entry_clear(&b->servers[i]);
+    for (size_t i = 0; b->where && b->where[i]; i++)
+        free(b->where[i]);
+    for (size_t i = 0; i < b->ndocs; i++)
+        json_decref(b->docs[i]);
+    free(b->docs);
+    free(b->where);
+    free(b->servers);
+    free(b->category);
+    wg_catalog_free(b->base);
+}
+
+static int add_where(build *b, const char *origin, size_t k)
+{
+    if (asprintf(&b->where[b->n], "%s #%zu", origin, k) < 0) {
+        b->where[b->n] = NULL;
+        return wg_error_set(WG_ENOMEM, "out of memory");
     }
     return 0;
 }
 
-static int load_all(wg_catalog *cat, char ***where_out, const char *const *docs,
-                    const size_t *lens, const char *const *origins, size_t n)
+static int parse_docs(build *b, const char *const *docs, const size_t *lens,
+                      const char *const *origins, size_t n)
 {
-    size_t total = 0;
+    size_t total = b->nb;
     for (size_t d = 0; d < n; d++) {
         json_error_t jerr;
         const char *origin = origins && origins[d] ? origins[d] : "catalog";
@@ -248,64 +275,90 @@ static int load_all(wg_catalog *cat, char ***where_out, const char *const *docs,
         if (!doc)
             return wg_error_set(WG_EINVAL, "%s:%d:%d: not valid JSON: %s", origin, jerr.line,
                                 jerr.column, jerr.text);
-        cat->docs[cat->ndocs++] = doc;
+        b->docs[b->ndocs++] = doc;
         const json_t *list = server_list(doc);
         if (!list)
             return wg_error_set(WG_EINVAL, "%s: expected a JSON array of servers or "
                                 "{\"servers\": [...]}", origin);
         total += json_array_size(list);
     }
-    cat->servers = calloc(total + 1, sizeof *cat->servers);
-    cat->category = calloc(total + 1, 1);
-    char **where = calloc(total + 1, sizeof *where);
-    *where_out = where;
-    if (!cat->servers || !cat->category || !where)
+    if (total > WG_CATBLOB_SERVERS)
+        return wg_error_set(WG_EINVAL, "catalog: %zu servers, more than the %u allowed", total,
+                            WG_CATBLOB_SERVERS);
+    b->servers = calloc(total + 1, sizeof *b->servers);
+    b->category = calloc(total + 1, 1);
+    b->where = calloc(total + 1, sizeof *b->where);
+    if (!b->servers || !b->category || !b->where)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    size_t nwhere = 0;
-    for (size_t d = 0; d < n; d++) {
-        int rc = add_document(cat, where, &nwhere, server_list(cat->docs[d]),
-                              origins && origins[d] ? origins[d] : "catalog");
+    for (size_t i = 0; i < b->nb; i++) {
+        b->servers[i] = b->base->servers[i];
+        b->category[i] = b->base->category[i];
+        int rc = add_where(b, wg_catalog__embedded_origin, i + 1);
         if (rc < 0)
             return rc;
+        b->n++;
     }
-    int rc = wg_catalog__check_unique(cat->servers, where, cat->n);
-    if (rc < 0)
-        return rc;
-    for (size_t i = 0; i < cat->n; i++) {
-        const char *id = cat->servers[i].id;
-        if ((rc = wg_strmap__put(&cat->ids, id, strlen(id), (uint32_t)i, NULL)) < 0)
-            return rc;
+    for (size_t d = 0; d < n; d++) {
+        const char *origin = origins && origins[d] ? origins[d] : "catalog";
+        size_t i;
+        const json_t *e;
+        json_array_foreach(server_list(b->docs[d]), i, e) {
+            int rc = add_where(b, origin, i + 1);
+            if (rc == 0)
+                rc = wg_catalog__entry(&b->servers[b->n], &b->category[b->n], e, b->where[b->n]);
+            if (rc < 0) {
+                if (b->where[b->n]) {   /* keep where[] NULL-terminated at n */
+                    free(b->where[b->n]);
+                    b->where[b->n] = NULL;
+                }
+                return rc;
+            }
+            b->n++;
+        }
     }
-    return wg_catalog__index_build(&cat->index, cat);
+    return 0;
 }
 
-int wg_catalog_parse(wg_catalog **out, const char *const *docs,
-                     const size_t *lens, const char *const *origins, size_t n)
+int wg_catalog__build(wg_catalog **out, int embedded_base, const char *const *docs,
+                      const size_t *lens, const char *const *origins, size_t n)
 {
     if (!out || (n && (!docs || !lens)))
         return wg_error_set(WG_EINVAL, "catalog: NULL argument");
     for (size_t d = 0; d < n; d++)
         if (!docs[d])
             return wg_error_set(WG_EINVAL, "catalog: document %zu is NULL", d);
-    wg_catalog *cat = calloc(1, sizeof *cat);
-    if (!cat || !(cat->docs = calloc(n + 1, sizeof *cat->docs))) {
-        free(cat);
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    wg_strmap__init(&cat->ids, 0);
-    char **where = NULL;
-    int rc = load_all(cat, &where, docs, lens, origins, n);
-    if (where) {
-        for (size_t i = 0; where[i]; i++)
-            free(where[i]);
-        free(where);
-    }
-    if (rc < 0) {
-        wg_catalog_free(cat);
+    build b;
+    memset(&b, 0, sizeof b);
+    int rc = 0;
+    if (embedded_base && (rc = wg_catalog_open_embedded(&b.base)) < 0)
         return rc;
-    }
-    *out = cat;
-    return 0;
+    b.nb = b.base ? b.base->n : 0;
+    if (!(b.docs = calloc(n + 1, sizeof *b.docs)))
+        rc = wg_error_set(WG_ENOMEM, "out of memory");
+    if (rc == 0)
+        rc = parse_docs(&b, docs, lens, origins, n);
+    if (rc == 0)
+        rc = wg_catalog__check_unique(b.servers, b.where, b.n);
+    wg_catalog_ixbuild *ix = NULL;
+    if (rc == 0)
+        rc = wg_catalog__index_build(&ix, b.servers, b.n);
+    void *blob = NULL;
+    size_t len = 0;
+    if (rc == 0)
+        rc = wg_catalog__blob_make(&blob, &len, b.servers, b.category, b.n, b.nb,
+                                   b.base ? wg_catalog__blob_sum(b.base->blob, b.base->blob_len) : 0,
+                                   ix);
+    wg_catalog__index_free(ix);
+    build_free(&b);
+    if (rc < 0)
+        return rc;
+    return wg_catalog__from_blob(out, blob, len, wg_catalog__blob_free);
+}
+
+int wg_catalog_parse(wg_catalog **out, const char *const *docs,
+                     const size_t *lens, const char *const *origins, size_t n)
+{
+    return wg_catalog__build(out, 0, docs, lens, origins, n);
 }
 
 size_t wg_catalog_count(const wg_catalog *cat)
@@ -329,7 +382,7 @@ const wg_catalog_server *wg_catalog_lookup(const wg_catalog *cat, const char *an
     const wg_catalog_server *s = NULL;
     int n = wg_catalog_normalize_id(key, len + 1, any_spelling);
     if (n > 0) {
-        uint32_t i = wg_strmap__get(&cat->ids, key, (size_t)n);
+        uint32_t i = wg_catalog__id_find(cat, key, (size_t)n);
         if (i != UINT32_MAX)
             s = &cat->servers[i];
     }

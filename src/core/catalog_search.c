@@ -31,6 +31,7 @@ typedef struct {
 
 typedef struct {
     const wg_catalog_index *ix;
+    const wg_catalog_vocab *vocab;   /* NULL when it could not be built */
     qterm t[MAX_QTERMS];
     size_t n;
     size_t words;
@@ -56,14 +57,14 @@ static void add_prefix(query *q, const char *w, size_t len)
     size_t lo = 0, hi = ix->nterms;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (strncmp(ix->term[ix->sorted[mid]], w, len) < 0)
+        if (strncmp(wg_catalog__term(ix, ix->sorted[mid]), w, len) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (size_t i = lo, k = 0; i < ix->nterms && k < MAX_PREFIX; i++, k++) {
         uint32_t t = ix->sorted[i];
-        if (strncmp(ix->term[t], w, len) != 0)
+        if (strncmp(wg_catalog__term(ix, t), w, len) != 0)
             break;
         add_term(q, t, W_PREFIX, 0);
     }
@@ -71,11 +72,13 @@ static void add_prefix(query *q, const char *w, size_t len)
 
 static void add_synonyms(query *q, const char *w, size_t len)
 {
-    const wg_catalog_index *ix = q->ix;
-    for (uint32_t k = wg_strmap__get(&ix->vocab, w, len); k != UINT32_MAX; k = ix->vnext[k]) {
-        uint32_t r = ix->vrow[k];
-        for (uint32_t j = ix->row_start[r]; j < ix->row_start[r + 1]; j++) {
-            uint32_t t = wg_strmap__get(&ix->terms, ix->vstem[j], strlen(ix->vstem[j]));
+    const wg_catalog_vocab *v = q->vocab;
+    if (!v)
+        return;
+    for (uint32_t k = wg_strmap__get(&v->map, w, len); k != UINT32_MAX; k = v->vnext[k]) {
+        uint32_t r = v->vrow[k];
+        for (uint32_t j = v->row_start[r]; j < v->row_start[r + 1]; j++) {
+            uint32_t t = wg_catalog__term_find(q->ix, v->vstem[j], v->vlen[j]);
             if (t != UINT32_MAX)
                 add_term(q, t, W_SYNONYM, 0);
         }
@@ -88,7 +91,7 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
     if (pos >= MAX_QWORDS)
         return 1;
     q->words++;
-    uint32_t t = wg_strmap__get(&q->ix->terms, w, len);
+    uint32_t t = wg_catalog__term_find(q->ix, w, len);
     if (t != UINT32_MAX)
         add_term(q, t, 1.0f, 1);
     else if (len >= 3)
@@ -131,11 +134,12 @@ static void accumulate(scratch *s, const wg_catalog_index *ix, const query *q)
         float w = q->t[i].w * ix->idf[t];
         for (uint32_t p = ix->post_off[t]; p < ix->post_off[t + 1]; p++) {
             const wg_catalog_posting *ps = &ix->post[p];
-            if (s->acc[ps->doc] == 0.0f)
-                s->touched[s->ntouched++] = ps->doc;
-            s->acc[ps->doc] += w * ps->impact + 1e-9f;
-            if (q->t[i].original && (ps->fields & (1u << WG_FLD_NAME)) && s->name_hits[ps->doc] < 255)
-                s->name_hits[ps->doc]++;
+            uint32_t d = ps->doc & WG_POST_DOC;
+            if (s->acc[d] == 0.0f)
+                s->touched[s->ntouched++] = d;
+            s->acc[d] += w * ps->impact + 1e-9f;
+            if (q->t[i].original && (ps->doc & WG_POST_NAME) && s->name_hits[d] < 255)
+                s->name_hits[d]++;
         }
     }
 }
@@ -150,7 +154,7 @@ static int exact_id(const wg_catalog *cat, const char *query_text)
     int n = wg_catalog_normalize_id(key, sizeof key, query_text);
     if (n <= 0)
         return -1;
-    uint32_t d = wg_strmap__get(&cat->ids, key, (size_t)n);
+    uint32_t d = wg_catalog__id_find(cat, key, (size_t)n);
     return d == UINT32_MAX ? -1 : (int)d;
 }
 
@@ -165,7 +169,7 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
     *n = 0;
     if (cap == 0 || cat->n == 0)
         return 0;
-    query q = { .ix = cat->index };
+    query q = { .ix = &cat->index, .vocab = wg_catalog__vocab_get() };
     wg_catalog__words(query_text, query_word, &q);
     int exact = exact_id(cat, query_text);
     if (q.n == 0 && exact < 0)
@@ -180,7 +184,7 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
         free(s.touched);
         return wg_error_set(WG_ENOMEM, "out of memory");
     }
-    accumulate(&s, cat->index, &q);
+    accumulate(&s, &cat->index, &q);
     if (exact >= 0) {
         if (s.acc[exact] == 0.0f)
             s.touched[s.ntouched++] = (uint32_t)exact;
@@ -193,7 +197,7 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
         if (want_cat >= 0 && cat->category[d] != want_cat)
             continue;
         float score = s.acc[d];
-        unsigned nl = cat->index->name_len[d];
+        unsigned nl = cat->index.name_len[d];
         if (nl > 0 && s.name_hits[d] >= nl)
             score += BOOST_NAME;
         offer(hits, idx, lim, n, cat, d, score);

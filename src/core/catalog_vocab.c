@@ -2,14 +2,17 @@
  *
  * Each row is a group of words people use interchangeably when they ask for
  * one kind of server. A query word found in a group also searches for the
- * other words of the group at a lower weight (catalog_index.c stems the
- * words once, when the index is built). Words name needs, not products:
+ * other words of the group at a lower weight (stemmed once per process,
+ * wg_catalog__vocab_get). Words name needs, not products:
  * product names belong in an entry's keywords. A new synonym is a new word
  * in a row; a new concept is a new row.
  */
 #include "catalog_internal.h"
 
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *const wg_catalog__vocab[] = {
     "crash error exception bug stacktrace traceback",
@@ -98,3 +101,75 @@ const char *const wg_catalog__vocab[] = {
     "dns domain",
     NULL,
 };
+
+/* ---- the stemmed vocabulary, built once per process ----------------------- */
+
+static wg_catalog_vocab vocab;
+static int vocab_ok;
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
+static int build_vocab(wg_catalog_vocab *v)
+{
+    size_t nw = 0, nr = 0;
+    for (size_t r = 0; wg_catalog__vocab[r]; r++, nr++)
+        for (const char *p = wg_catalog__vocab[r]; *p; p++)
+            if (*p != ' ' && (p == wg_catalog__vocab[r] || p[-1] == ' '))
+                nw++;
+    wg_strmap__init(&v->map, 0);
+    v->vstem = calloc(nw + 1, sizeof *v->vstem);
+    v->vlen = calloc(nw + 1, sizeof *v->vlen);
+    v->vrow = calloc(nw + 1, sizeof *v->vrow);
+    v->vnext = calloc(nw + 1, sizeof *v->vnext);
+    v->row_start = calloc(nr + 1, sizeof *v->row_start);
+    if (!v->vstem || !v->vlen || !v->vrow || !v->vnext || !v->row_start)
+        return -1;
+    size_t k = 0;
+    for (size_t r = 0; r < nr; r++) {
+        v->row_start[r] = (uint32_t)k;
+        const char *p = wg_catalog__vocab[r];
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            const char *s = p;
+            while (*p && *p != ' ')
+                p++;
+            size_t len = (size_t)(p - s);
+            if (len == 0 || len > WG_CAT_WORD_MAX)
+                continue;
+            char w[WG_CAT_WORD_MAX + 4];
+            memcpy(w, s, len);
+            w[len] = '\0';
+            len = wg_catalog__stem(w, len);
+            if (!(v->vstem[k] = strdup(w)))
+                return -1;
+            v->vlen[k] = len;
+            v->vrow[k] = (uint32_t)r;
+            uint32_t first;
+            if (wg_strmap__put(&v->map, v->vstem[k], len, (uint32_t)k, &first) < 0)
+                return -1;
+            v->vnext[k] = UINT32_MAX;
+            if (first != UINT32_MAX) {   /* append to the chain of this stem */
+                uint32_t t = first;
+                while (v->vnext[t] != UINT32_MAX)
+                    t = v->vnext[t];
+                v->vnext[t] = (uint32_t)k;
+            }
+            k++;
+        }
+    }
+    v->row_start[nr] = (uint32_t)k;
+    v->nvocab = k;
+    v->nrows = nr;
+    return 0;
+}
+
+static void vocab_init(void)
+{
+    vocab_ok = build_vocab(&vocab) == 0;
+}
+
+const wg_catalog_vocab *wg_catalog__vocab_get(void)
+{
+    pthread_once(&vocab_once, vocab_init);
+    return vocab_ok ? &vocab : NULL;
+}

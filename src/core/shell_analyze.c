@@ -10,6 +10,7 @@
 #include "core/shell_internal.h"
 #include "waggle/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -208,14 +209,6 @@ static size_t program_name(const char *t, size_t n, char *buf, size_t cap, int *
     return n;
 }
 
-static int is_function(const sh_ctx *cx, const char *name)
-{
-    for (int i = 0; i < cx->nfunc; i++)
-        if (strcmp(cx->func[i], name) == 0)
-            return 1;
-    return 0;
-}
-
 int sh_word_target(const sh_ctx *cx, const sh_view *v, int i)
 {
     const sh_cmd *c = v->c;
@@ -228,7 +221,21 @@ int sh_word_target(const sh_ctx *cx, const sh_view *v, int i)
     return sh_target_class(sh_wtext(c, i), c->w[i].len, cx->cwd);
 }
 
+static void analyze_view(sh_ctx *cx, const sh_view *v);
+
 void sh_analyze_view(sh_ctx *cx, const sh_view *v)
+{
+    if (cx->view_depth >= SH_MAX_VIEW_DEPTH) {
+        sh_overflow(cx, "a command is wrapped more deeply than the model follows");
+        return;
+    }
+    SH_STEP(cx, v->end - v->i);
+    cx->view_depth++;
+    analyze_view(cx, v);
+    cx->view_depth--;
+}
+
+static void analyze_view(sh_ctx *cx, const sh_view *v)
 {
     const sh_cmd *c = v->c;
     int i = v->i;
@@ -296,7 +303,7 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
                    NULL, NULL, v->via);
         return;
     }
-    if (cx->nfunc && is_function(cx, name)) {
+    if (sh_is_function(cx, name)) {
         if (c->piped_in || c->piped_out || c->background)
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.fork_bomb", "the function ", name,
                        " calls itself through a pipe or in the background (fork bomb)", v->via);
@@ -374,10 +381,7 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
     sh_view v = { c, 0, c->nw, 0, -1, NULL, via };
-    if (c->overflow)
-        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.too_complex",
-                   "a command has more words or redirections than the model checks",
-                   NULL, NULL, via);
+    SH_STEP(cx, c->nr);
     for (int k = 0; k < c->nr; k++) {
         const sh_redir *r = &c->r[k];
         switch (r->op) {
@@ -406,12 +410,18 @@ static const unsigned char scan_sep[256] = {
 
 const char *sh_signal_scan(const char *s, size_t n, int shell_text)
 {
+    return sh_signal_scan_counted(s, n, shell_text, NULL);
+}
+
+const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint64_t *steps)
+{
     static const char *const words[] = {
         "sudo", "doas", "pkexec", "su", "runuser", "mkfs", "wipefs", "mke2fs",
         "diskpart", "format", "fdisk", "sfdisk", "sgdisk", "parted", "blkdiscard",
     };
     char tok[64];
     int saw_rm = 0, saw_push = 0, saw_force = 0, saw_prot = 0, saw_pipe = 0, saw_root = 0;
+    int has_reg = -1;                   /* "reg " somewhere in s: looked up once */
     const char *crit = NULL;
     size_t i = 0;
     for (const char *q = s; shell_text && (q = memmem(q, n - (size_t)(q - s), "()", 2)); q += 2) {
@@ -443,37 +453,53 @@ const char *sh_signal_scan(const char *s, size_t n, int shell_text)
             i++;
         }
         tok[k] = '\0';
+        if (steps)
+            *steps += k + 1;
         if (!k)
             continue;
-        const char *base = strrchr(tok, '/');
+        const char *base = memrchr(tok, '/', k);
         base = base && base[1] ? base + 1 : tok;
+        /* each test below starts with a cheap look at the first byte */
         for (size_t w = 0; w < sizeof words / sizeof *words; w++)
-            if (strncmp(base, words[w], strlen(words[w])) == 0 &&
+            if (words[w][0] == base[0] && strncmp(base, words[w], strlen(words[w])) == 0 &&
                 (base[strlen(words[w])] == '\0' || base[strlen(words[w])] == '.'))
                 crit = "contains a never-autopass program";
-        if (strcmp(base, "rm") == 0 || strcmp(base, "rd") == 0 || strcmp(base, "rmdir") == 0 ||
-            strcmp(base, "del") == 0 || strcmp(base, "erase") == 0 || strcmp(base, "remove-item") == 0)
+        if ((base[0] == 'r' || base[0] == 'd' || base[0] == 'e') &&
+            (strcmp(base, "rm") == 0 || strcmp(base, "rd") == 0 || strcmp(base, "rmdir") == 0 ||
+             strcmp(base, "del") == 0 || strcmp(base, "erase") == 0 ||
+             strcmp(base, "remove-item") == 0))
             saw_rm = 1;
-        if (strcmp(tok, "/") == 0 || strcmp(tok, "~") == 0 || strcmp(tok, "~/") == 0 ||
-            strcmp(tok, "/*") == 0 || strcmp(tok, "home") == 0 || strcmp(tok, "~/*") == 0 ||
-            sh_is_drive_root(tok, k))
+        if (!saw_root && (strcmp(tok, "/") == 0 || strcmp(tok, "~") == 0 || strcmp(tok, "~/") == 0 ||
+                          strcmp(tok, "/*") == 0 || strcmp(tok, "home") == 0 ||
+                          strcmp(tok, "~/*") == 0 || (k >= 2 && tok[1] == ':' && sh_is_drive_root(tok, k))))
             saw_root = 1;
-        if (strncmp(tok, "of=/dev/", 8) == 0 || strncmp(tok, "/dev/sd", 7) == 0)
+        if ((tok[0] == 'o' || tok[0] == '/') &&
+            (strncmp(tok, "of=/dev/", 8) == 0 || strncmp(tok, "/dev/sd", 7) == 0))
             crit = "writes to a raw disk";
-        if (strcmp(tok, "push") == 0)
+        if (tok[0] == 'p' && strcmp(tok, "push") == 0)
             saw_push = 1;
-        if (strncmp(tok, "--force", 7) == 0 || strcmp(tok, "-f") == 0 || tok[0] == '+' ||
-            strcmp(tok, "--delete") == 0 || strcmp(tok, "--mirror") == 0)
+        if ((tok[0] == '-' || tok[0] == '+') &&
+            (strncmp(tok, "--force", 7) == 0 || strcmp(tok, "-f") == 0 || tok[0] == '+' ||
+             strcmp(tok, "--delete") == 0 || strcmp(tok, "--mirror") == 0))
             saw_force = 1;
-        if (strstr(tok, "main") || strstr(tok, "master") || strstr(tok, "production"))
+        if (!saw_prot && (memchr(tok, 'm', k) || memchr(tok, 'p', k)) &&
+            (strstr(tok, "main") || strstr(tok, "master") || strstr(tok, "production")))
             saw_prot = 1;
         if (saw_pipe && (strcmp(base, "sh") == 0 || strcmp(base, "bash") == 0 ||
                          strcmp(base, "zsh") == 0 || strcmp(base, "dash") == 0))
             crit = "pipes text into a shell";
-        if (strcmp(tok, "delete") == 0 && i > 0)
-            for (size_t q = 0; q + 4 <= n; q++)
-                if (strncasecmp(s + q, "reg ", 4) == 0)
-                    crit = "deletes registry keys";
+        if (strcmp(tok, "delete") == 0 && i > 0) {
+            if (has_reg < 0) {
+                has_reg = 0;
+                size_t q = 0;
+                for (; q + 4 <= n && !has_reg; q++)
+                    has_reg = (s[q] | 32) == 'r' && strncasecmp(s + q, "reg ", 4) == 0;
+                if (steps)
+                    *steps += q;
+            }
+            if (has_reg)
+                crit = "deletes registry keys";
+        }
     }
     if (!crit && saw_rm && saw_root)
         crit = "deletes what looks like / or the home directory";
@@ -486,7 +512,7 @@ const char *sh_signal_scan(const char *s, size_t n, int shell_text)
  * and critical when a never-autopass signal appears anywhere in it. */
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
 {
-    const char *crit = sh_signal_scan(s, n, 1);
+    const char *crit = sh_signal_scan_counted(s, n, 1, &cx->steps);
     if (crit)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
                    "cannot be parsed and ", crit, NULL, NULL);
@@ -496,9 +522,137 @@ void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
                    "unsupported syntax or too deep nesting)", NULL, NULL, NULL);
 }
 
+/* ---- bounds and scratch ----------------------------------------------------- */
+
+void sh_overflow(sh_ctx *cx, const char *what)
+{
+    if (!cx->overflow)
+        cx->overflow = what;
+}
+
+char *sh_scratch(sh_ctx *cx, size_t cap, uint32_t *mark)
+{
+    sh_arena *a = &cx->ar;
+    *mark = a->ttop;
+    if ((size_t)a->ttop + cap + 1 > a->tcap) {
+        sh_overflow(cx, "the command does not fit in the model's scratch space");
+        return NULL;
+    }
+    char *p = a->text + a->ttop;
+    a->ttop += (uint32_t)cap;
+    return p;
+}
+
+void sh_scratch_release(sh_ctx *cx, uint32_t mark)
+{
+    cx->ar.ttop = mark;
+}
+
+size_t sh_words_len(const sh_cmd *c, int from, int to)
+{
+    size_t k = 0;
+    for (int i = from; i < to; i++)
+        k += c->w[i].len + 1;
+    return k;
+}
+
+/* Pool sizes for an input of n bytes. Top-level text needs at most 1.5n + 3
+ * bytes (a word "~" becomes MARK 'H' NUL), words (n + 1) / 2; redirections
+ * are fewer than n / 4 in any real command (a denser input overflows and
+ * fails closed); the rest is room for the nested parses of text the rules re-read
+ * (sh -c, eval, backticks). Running out is an overflow, never a crash. */
+typedef struct {
+    size_t text, words, redirs, fslots, names;
+} arena_plan;
+
+static arena_plan plan_for(size_t n)
+{
+    arena_plan p;
+    p.text = 4 * n + 512;
+    p.words = n / 2 + 64;
+    p.redirs = n / 4 + 32;
+    p.names = n + 64;
+    p.fslots = 64;
+    while (p.fslots < n / 2 + 16)       /* at most n/4 functions, half full */
+        p.fslots *= 2;
+    return p;
+}
+
+enum {
+    STACK_TEXT = 4 * SH_STACK_INPUT + 512,
+    STACK_WORDS = SH_STACK_INPUT / 2 + 64,
+    STACK_REDIRS = SH_STACK_REDIRS,
+    STACK_NAMES = SH_STACK_INPUT + 64,
+    STACK_FSLOTS = 512,
+};
+
+typedef struct {
+    sh_word w[STACK_WORDS];
+    sh_redir r[STACK_REDIRS];
+    uint32_t fslot[STACK_FSLOTS];
+    char text[STACK_TEXT];
+    char names[STACK_NAMES];
+} stack_arena;
+
+static void arena_carve(sh_arena *a, sh_word *w, sh_redir *r, uint32_t *fslot, char *text,
+                        char *names, const arena_plan *p)
+{
+    a->w = w;
+    a->wcap = (uint32_t)p->words;
+    a->r = r;
+    a->rcap = (uint32_t)p->redirs;
+    a->fslot = fslot;
+    a->fmask = (uint32_t)p->fslots - 1;
+    a->fready = 0;                      /* cleared when the first function is defined */
+    a->text = text;
+    a->tcap = (uint32_t)p->text;
+    a->text[a->tcap - 1] = '\0';
+    a->names = names;
+    a->ncap = (uint32_t)p->names;
+    a->wtop = a->rtop = a->ttop = a->ntop = a->nfunc = 0;
+}
+
+/* Stack scratch for small inputs, else one heap block sized from the
+ * input; returns the block to free (or NULL), *ok 0 when out of memory. */
+static void *arena_open(sh_arena *a, stack_arena *st, size_t n, int *ok)
+{
+    *ok = 1;
+    if (n <= SH_STACK_INPUT) {
+        arena_plan p = { STACK_TEXT, STACK_WORDS, STACK_REDIRS, STACK_FSLOTS, STACK_NAMES };
+        arena_carve(a, st->w, st->r, st->fslot, st->text, st->names, &p);
+        return NULL;
+    }
+    arena_plan p = plan_for(n);
+    size_t bytes = p.words * sizeof(sh_word) + p.redirs * sizeof(sh_redir) +
+                   p.fslots * sizeof(uint32_t) + p.text + p.names;
+    char *block = malloc(bytes);
+    if (!block) {
+        *ok = 0;
+        return NULL;
+    }
+    sh_word *w = (sh_word *)block;
+    sh_redir *r = (sh_redir *)(w + p.words);
+    uint32_t *fslot = (uint32_t *)(r + p.redirs);
+    char *text = (char *)(fslot + p.fslots);
+    arena_carve(a, w, r, fslot, text, text + p.text, &p);
+    return block;
+}
+
 /* ---- entry point ----------------------------------------------------------- */
 
-int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len)
+/* Past a bound: destructive, critical when the text shows a never-autopass
+ * signal anywhere (one linear scan of everything that was read). */
+static void fail_closed(sh_ctx *cx, const char *cmd, size_t len, const char *why)
+{
+    const char *crit = sh_signal_scan_counted(cmd, len, 1, &cx->steps);
+    if (crit)
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
+                   "is too large or complex to check fully and ", crit, NULL, NULL);
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.too_complex", why,
+               " (it asks for confirmation)", NULL, NULL);
+}
+
+int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint64_t *steps)
 {
     if (!out || (!cmd && len > 0))
         return wg_error_set(WG_EINVAL, "wg_shell_analyze: NULL argument");
@@ -508,29 +662,49 @@ int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len)
     sh_ctx cx;
     cx.out = out;
     cx.depth = 0;
+    cx.lex_depth = 0;
+    cx.view_depth = 0;
     cx.cwd = SH_CWD_PROJECT;
     cx.serial = 0;
+    cx.ncmd = 0;
+    cx.overflow = NULL;
+    cx.steps = 0;
     cx.nheredoc = 0;
-    cx.nfunc = 0;
     size_t b = 0;
     while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
         b++;
     if (b == len) {
         sh_verdict(&cx, WG_SHELL_RISKY, "bash.empty", "the command is empty", NULL, NULL, NULL);
-        return 0;
-    }
-    int bad = memchr(cmd, '\0', len) != NULL;
-    if (bad || sh_parse_script(&cx, cmd, len, NULL) < 0) {
-        wg_shell_class before = out->cls;
-        (void)before;
-        sh_coarse_scan(&cx, cmd, len);
+    } else if (len > WG_SHELL_MAX_COMMAND) {
+        fail_closed(&cx, cmd, len, "the command is longer than the 262144 bytes the model reads");
+    } else {
+        stack_arena st;
+        int ok;
+        void *block = arena_open(&cx.ar, &st, len, &ok);
+        if (!ok) {
+            fail_closed(&cx, cmd, len, "out of memory while reading the command");
+        } else {
+            int bad = memchr(cmd, '\0', len) != NULL;
+            if (bad || sh_parse_script(&cx, cmd, len, NULL) < 0)
+                sh_coarse_scan(&cx, cmd, len);
+            if (cx.overflow)
+                fail_closed(&cx, cmd, len, cx.overflow);
+        }
+        free(block);
     }
     if (!out->rule) {
         out->rule = "bash.safe";
         memcpy(out->reason, "runs only read-only programs with safe arguments",
                sizeof "runs only read-only programs with safe arguments");
     }
+    if (steps)
+        *steps = cx.steps;
     return 0;
+}
+
+int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len)
+{
+    return sh_analyze_counted(out, cmd, len, NULL);
 }
 
 const char *wg_shell_class_name(wg_shell_class c)

@@ -21,13 +21,21 @@
 #define SH_K_CMDSUB '('   /* $(..) or `..` */
 #define SH_K_PROCSUB '<'  /* <(..) or >(..) */
 
+/* Bounds of the model (docs/gate.md "Limits"). Every table below is sized
+ * from the input (shell_analyze.c, sh_arena); these cap what one decision
+ * may hold. Past any of them the decision fails closed: bash.too_complex
+ * (destructive), or critical.unparsed_signal when the input shows a
+ * never-autopass signal anywhere (sh_signal_scan over the whole text). */
 enum {
-    SH_MAX_WORDS = 96,
-    SH_MAX_REDIRS = 16,
-    SH_TEXT_CAP = 4096,
-    SH_MAX_DEPTH = 8,
-    SH_MAX_HEREDOCS = 8,
-    SH_MAX_FUNCS = 8,
+    SH_MAX_WORDS = 65536,       /* words in one simple command */
+    SH_MAX_COMMANDS = 65536,    /* simple commands analysed in one decision, nested included */
+    SH_MAX_DEPTH = 8,           /* nested lists: $(..), (..), `..`, sh -c, eval, ... */
+    SH_MAX_LEX_DEPTH = 32,      /* "..", ${..} nested inside one word */
+    SH_MAX_VIEW_DEPTH = 16,     /* wrappers around one command: env nice xargs find -exec ... */
+    SH_MAX_HEREDOCS = 16,       /* here-documents pending on one line */
+    SH_MAX_DELIM = 64,          /* bytes of a here-document delimiter */
+    SH_STACK_INPUT = 1024,      /* inputs up to this size are analysed in stack scratch */
+    SH_STACK_REDIRS = SH_STACK_INPUT / 8 + 32,  /* redirections there (larger inputs: n/4 + 32) */
 };
 
 /* word flags */
@@ -44,9 +52,9 @@ enum {
 #define SH_W_OPAQUE (SH_W_EXP | SH_W_CMDSUB | SH_W_PROCSUB | SH_W_TRUNC | SH_W_CTRL)
 
 typedef struct {
-    uint16_t off, len;      /* normalized text in sh_cmd.text */
-    uint16_t flags;
+    uint32_t off, len;          /* normalized text in the arena's text pool */
     uint32_t raw_off, raw_len;  /* span in the source being parsed */
+    uint16_t flags;
 } sh_word;
 
 enum {
@@ -56,31 +64,52 @@ enum {
 };
 
 typedef struct {
-    int op;
-    int fd;                 /* -1 when not given */
     sh_word target;         /* file, here-string word, or here-doc delimiter */
-    int body_ok;            /* here-doc: body seen (span below) */
-    int body_literal;       /* here-doc: quoted delimiter, no expansion */
     uint32_t body_off, body_len;
+    int fd;                 /* -1 when not given */
+    uint8_t op;
+    uint8_t body_ok;        /* here-doc: body seen (span above, in src) */
+    uint8_t body_literal;   /* here-doc: quoted delimiter, no expansion */
 } sh_redir;
 
-/* One simple command as the lexer hands it to the rules. */
+/* One simple command as the lexer hands it to the rules. Words and
+ * redirections live in the arena (sh_ctx.ar) while the command is analysed;
+ * w[i].off indexes text (the arena's text pool, every word NUL-terminated). */
 typedef struct {
     const char *src;        /* the source the raw spans refer to */
-    sh_word w[SH_MAX_WORDS];
+    const char *text;
+    sh_word *w;
     int nw;
-    sh_redir r[SH_MAX_REDIRS];
+    sh_redir *r;
     int nr;
     int piped_in;           /* stdin comes from the previous pipeline stage */
     int piped_out;          /* stdout goes to the next stage */
     int background;         /* ended by & */
-    int overflow;           /* too many words/redirections */
+    int overflow;           /* some word or redirection did not fit */
     unsigned serial;
     const char *pipe_text;  /* literal text echoed into this stage, or NULL */
     int pipe_text_len;
-    uint16_t tlen;
-    char text[SH_TEXT_CAP];
 } sh_cmd;
+
+/* Scratch for one decision, carved from one block: on the stack for inputs
+ * up to SH_STACK_INPUT bytes, else one heap block sized from the input
+ * (freed before wg_shell_analyze returns). Pools are stacks: a nested parse
+ * allocates above its caller and gives everything back when it returns.
+ * The last byte of text is a permanent NUL (words that do not fit point
+ * at it). */
+typedef struct {
+    char *text;
+    uint32_t tcap, ttop;
+    sh_word *w;
+    uint32_t wcap, wtop;
+    sh_redir *r;
+    uint32_t rcap, rtop;
+    uint32_t *fslot;        /* function names: open hash, 1 + offset into names */
+    uint32_t fmask, nfunc;
+    int fready;             /* fslot cleared (done on the first definition) */
+    char *names;
+    uint32_t ncap, ntop;
+} sh_arena;
 
 /* cwd classes, tracked across `cd` so `cd / && rm -rf *` is seen. */
 enum { SH_CWD_PROJECT = 0, SH_CWD_ROOT, SH_CWD_HOME, SH_CWD_OPAQUE };
@@ -89,7 +118,7 @@ typedef struct {
     unsigned serial;
     int quoted;
     int strip_tabs;
-    char delim[64];
+    char delim[SH_MAX_DELIM];
     int dlen;
     sh_redir *redir;        /* in the owning command while it is current */
 } sh_heredoc;
@@ -97,13 +126,17 @@ typedef struct {
 /* Analysis state for one wg_shell_analyze call. */
 typedef struct {
     wg_shell_verdict *out;
-    int depth;
+    int depth;              /* nested lists (SH_MAX_DEPTH) */
+    int lex_depth;          /* nesting inside one word (SH_MAX_LEX_DEPTH) */
+    int view_depth;         /* wrappers (SH_MAX_VIEW_DEPTH) */
     int cwd;
     unsigned serial;
+    unsigned ncmd;          /* simple commands seen (SH_MAX_COMMANDS) */
+    const char *overflow;   /* which bound was passed, or NULL */
+    uint64_t steps;         /* work done, for the linearity tests */
     int nheredoc;
     sh_heredoc heredoc[SH_MAX_HEREDOCS];
-    int nfunc;
-    char func[SH_MAX_FUNCS][32];
+    sh_arena ar;
 } sh_ctx;
 
 /* A range of words of one command being analysed, plus what the wrappers
@@ -117,10 +150,25 @@ typedef struct {
     const char *via;        /* "wrapped by env", "inside $(...)", ... */
 } sh_view;
 
+/* A bound was passed: the decision fails closed (see the limits above). */
+void sh_overflow(sh_ctx *cx, const char *what);
+#define SH_STEP(cx, k) ((cx)->steps += (uint64_t)(k))
+
+/* Scratch text of cap bytes above everything in use (a nested parse of it
+ * allocates above it); NULL when the pool is out (sh_overflow was called).
+ * Give it back with sh_scratch_release(cx, mark). */
+char *sh_scratch(sh_ctx *cx, size_t cap, uint32_t *mark);
+void sh_scratch_release(sh_ctx *cx, uint32_t mark);
+
+/* wg_shell_analyze that also reports the work done (tests). */
+int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint64_t *steps);
+
 /* ---- shell_lex.c ---- */
 /* Parses and analyses a script; returns 0, or -1 when it cannot be parsed
  * (the caller classifies fail-closed). */
 int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via);
+/* 1 when name was defined as a shell function earlier in the text. */
+int sh_is_function(const sh_ctx *cx, const char *name);
 
 /* ---- shell_analyze.c ---- */
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via);
@@ -129,6 +177,8 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
                 const char *a, const char *b, const char *c, const char *via);
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n);
 const char *sh_signal_scan(const char *s, size_t n, int shell_text);
+/* The same, adding the work done to *steps (may be NULL). */
+const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint64_t *steps);
 
 /* ---- shell_secrets.c ---- */
 /* What secret a path names ("an SSH private key"), or NULL. t is normalized
@@ -190,6 +240,8 @@ int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const 
 
 /* word helpers (shell_analyze.c) */
 static inline const char *sh_wtext(const sh_cmd *c, int i) { return c->text + c->w[i].off; }
+/* Length needed to join words [from, to) with spaces (join_words in shell_rules.c). */
+size_t sh_words_len(const sh_cmd *c, int from, int to);
 int sh_weq(const sh_cmd *c, int i, const char *lit);
 int sh_wprefix(const sh_cmd *c, int i, const char *lit);
 

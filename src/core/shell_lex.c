@@ -6,8 +6,12 @@
  * here-doc bodies, comments, line continuations, and every separator
  * (newline ; & && || | |& ( ) and the reserved words, which shell_analyze.c
  * drops in command position). Each simple command is handed to the rules as
- * soon as it ends; the commands inside substitutions are parsed recursively
- * on their own stack frame, so nothing is allocated.
+ * soon as it ends; the commands inside substitutions are parsed recursively.
+ * Word text, words and redirections live in the decision's arena (sh_ctx.ar,
+ * sized from the input); a nested parse allocates above its caller and gives
+ * it all back on return. Every pass is linear: no byte is rescanned per
+ * byte (the bracket and brace look-aheads are remembered), and every pool
+ * and counter is bounded, failing closed through sh_overflow.
  *
  * Not a full bash grammar: `case`, `;;`, and anything odd return -1 and the
  * caller classifies the whole input fail-closed.
@@ -25,7 +29,11 @@ typedef struct {
     size_t p;
     sh_cmd *c;
     const char *via;
-    char ptext[512];        /* echo text piped to the next stage */
+    uint32_t tbase;         /* this list's first text byte */
+    uint32_t tcmd;          /* the current command's first text byte (after piped echo text) */
+    size_t rbracket;        /* next ']' at or after this position, n when none (memo) */
+    size_t brace_end;       /* brace look-ahead memo: end of the last scan ... */
+    int brace_hit;          /* ... and its answer */
 } lx;
 
 static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
@@ -57,26 +65,44 @@ static int is_name_char(char ch)
 
 /* ---- word text ---------------------------------------------------------- */
 
+static void truncated(lx *L, sh_word *w)
+{
+    w->flags |= SH_W_TRUNC;
+    sh_overflow(L->cx, "the words do not fit in the model's scratch space");
+}
+
+/* Room for k more bytes of the current word, keeping one for its NUL and
+ * the pool's final NUL. */
+static int room(const lx *L, size_t k)
+{
+    const sh_arena *a = &L->cx->ar;
+    return (size_t)a->ttop + k + 2 <= a->tcap;
+}
+
 static void put(lx *L, sh_word *w, char ch)
 {
-    sh_cmd *c = L->c;
-    if (c->tlen + 2 < SH_TEXT_CAP) {
-        c->text[c->tlen++] = ch;
+    sh_arena *a = &L->cx->ar;
+    if (room(L, 1)) {
+        a->text[a->ttop++] = ch;
         w->len++;
     } else {
-        w->flags |= SH_W_TRUNC;
+        truncated(L, w);
     }
 }
 
 static void put_mark(lx *L, sh_word *w, char kind)
 {
+    if (!room(L, 2)) {
+        truncated(L, w);
+        return;
+    }
     put(L, w, SH_MARK);
     put(L, w, kind);
 }
 
 static void word_begin(lx *L, sh_word *w)
 {
-    w->off = L->c->tlen;
+    w->off = L->cx->ar.ttop;
     w->len = 0;
     w->flags = 0;
     w->raw_off = (uint32_t)L->p;
@@ -85,7 +111,14 @@ static void word_begin(lx *L, sh_word *w)
 
 static void word_end(lx *L, sh_word *w)
 {
-    L->c->text[L->c->tlen++] = '\0';   /* put() keeps room for this */
+    sh_arena *a = &L->cx->ar;
+    if ((size_t)a->ttop + 1 < a->tcap) {
+        a->text[a->ttop++] = '\0';
+    } else {                            /* no room even for the NUL */
+        w->off = a->tcap - 1;           /* the pool's final NUL: "" */
+        w->len = 0;
+        truncated(L, w);
+    }
     w->raw_len = (uint32_t)(L->p - w->raw_off);
 }
 
@@ -107,28 +140,40 @@ static int read_cmdsub(lx *L, sh_word *w)
  * (\\ \` \$) into a buffer of its own, then parsed as a script. */
 static int read_backtick(lx *L, sh_word *w)
 {
-    char buf[2048];
-    size_t k = 0;
     size_t p = L->p;
-    for (;;) {
-        if (p >= L->n)
-            return -1;
-        char ch = L->s[p];
-        if (ch == '`')
+    const char *e = NULL;
+    for (size_t q = p; q < L->n; q++) {        /* find the closing backtick */
+        if (L->s[q] == '\\')
+            q++;
+        else if (L->s[q] == '`') {
+            e = L->s + q;
             break;
-        if (ch == '\\' && p + 1 < L->n &&
-            (L->s[p + 1] == '\\' || L->s[p + 1] == '`' || L->s[p + 1] == '$')) {
-            ch = L->s[p + 1];
-            p++;
         }
-        if (k + 1 >= sizeof buf)
-            return -1;
-        buf[k++] = ch;
-        p++;
     }
-    L->p = p + 1;
+    if (!e)
+        return -1;
+    size_t end = (size_t)(e - L->s);
+    SH_STEP(L->cx, end - p);
+    uint32_t mark;
+    char *buf = sh_scratch(L->cx, end - p + 1, &mark);
+    if (!buf) {
+        truncated(L, w);
+        L->p = end + 1;
+        return 0;
+    }
+    size_t k = 0;
+    for (; p < end; p++) {
+        char ch = L->s[p];
+        if (ch == '\\' && p + 1 < end &&
+            (L->s[p + 1] == '\\' || L->s[p + 1] == '`' || L->s[p + 1] == '$'))
+            ch = L->s[++p];
+        buf[k++] = ch;
+    }
+    L->p = end + 1;
     size_t q = 0;
-    if (parse_list(L->cx, buf, k, &q, 0, 0, "inside `...`") < 0)
+    int rc = parse_list(L->cx, buf, k, &q, 0, 0, "inside `...`");
+    sh_scratch_release(L->cx, mark);
+    if (rc < 0)
         return -1;
     put_mark(L, w, SH_K_CMDSUB);
     w->flags |= SH_W_CMDSUB;
@@ -137,10 +182,21 @@ static int read_backtick(lx *L, sh_word *w)
 
 static int read_dq(lx *L, sh_word *w, int until_end);
 static int read_dollar(lx *L, sh_word *w, int in_dq);
+static int read_param_body(lx *L, sh_word *w);
 
 /* ${ ... }: L->p at "${". Nested quotes and substitutions are followed so
  * that `${x:-$(rm -rf ~)}` is seen. */
 static int read_param(lx *L, sh_word *w)
+{
+    if (L->cx->lex_depth >= SH_MAX_LEX_DEPTH)
+        return -1;
+    L->cx->lex_depth++;
+    int rc = read_param_body(L, w);
+    L->cx->lex_depth--;
+    return rc;
+}
+
+static int read_param_body(lx *L, sh_word *w)
 {
     size_t start = L->p + 2;
     size_t p = start;
@@ -156,34 +212,34 @@ static int read_param(lx *L, sh_word *w)
                 return -1;
             p = (size_t)(e - L->s) + 1;
         } else if (ch == '"') {
-            uint16_t save = L->c->tlen;
+            uint32_t save = L->cx->ar.ttop;
             L->p = p + 1;
             word_begin(L, &dummy);
             if (read_dq(L, &dummy, 0) < 0)
                 return -1;
             w->flags |= dummy.flags & (SH_W_CMDSUB | SH_W_TRUNC);
-            L->c->tlen = save;
+            L->cx->ar.ttop = save;
             p = L->p;
         } else if (ch == '$' && p + 1 < L->n && L->s[p + 1] == '{') {
             depth++;
             p += 2;
         } else if (ch == '$' && p + 1 < L->n && L->s[p + 1] == '(') {
-            uint16_t save = L->c->tlen;
+            uint32_t save = L->cx->ar.ttop;
             L->p = p;
             word_begin(L, &dummy);
             if (read_dollar(L, &dummy, 1) < 0)
                 return -1;
             w->flags |= dummy.flags & (SH_W_CMDSUB | SH_W_TRUNC);
-            L->c->tlen = save;
+            L->cx->ar.ttop = save;
             p = L->p;
         } else if (ch == '`') {
-            uint16_t save = L->c->tlen;
+            uint32_t save = L->cx->ar.ttop;
             L->p = p + 1;
             word_begin(L, &dummy);
             if (read_backtick(L, &dummy) < 0)
                 return -1;
             w->flags |= SH_W_CMDSUB;
-            L->c->tlen = save;
+            L->cx->ar.ttop = save;
             p = L->p;
         } else if (ch == '}') {
             if (--depth == 0)
@@ -193,6 +249,7 @@ static int read_param(lx *L, sh_word *w)
             p++;
         }
     }
+    SH_STEP(L->cx, p - start);
     if (p >= L->n)
         return -1;
     int home = p - start == 4 && memcmp(L->s + start, "HOME", 4) == 0;
@@ -217,6 +274,7 @@ static int read_arith(lx *L, sh_word *w)
             return -1;
         p++;
     }
+    SH_STEP(L->cx, p - L->p);
     if (depth)
         return -1;
     L->p = p;
@@ -302,6 +360,7 @@ static int read_ansi(lx *L, sh_word *w)
             put(L, w, e);
         }
     }
+    SH_STEP(L->cx, p - L->p);
     if (p >= L->n)
         return -1;
     L->p = p + 1;
@@ -354,11 +413,24 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
 
 /* Inside "...": L->p just after the opening quote. until_end: a here-doc
  * body, read to L->n with no closing quote. */
+static int read_dq_body(lx *L, sh_word *w, int until_end);
+
 static int read_dq(lx *L, sh_word *w, int until_end)
+{
+    if (L->cx->lex_depth >= SH_MAX_LEX_DEPTH)
+        return -1;
+    L->cx->lex_depth++;
+    int rc = read_dq_body(L, w, until_end);
+    L->cx->lex_depth--;
+    return rc;
+}
+
+static int read_dq_body(lx *L, sh_word *w, int until_end)
 {
     w->flags |= SH_W_QUOTED;
     while (L->p < L->n) {
         char ch = L->s[L->p];
+        SH_STEP(L->cx, 1);
         if (ch == '"' && !until_end) {
             L->p++;
             return 0;
@@ -391,16 +463,43 @@ static int read_dq(lx *L, sh_word *w, int until_end)
     return until_end ? 0 : -1;
 }
 
-/* Does the unquoted '{' at p start a brace expansion ({a,b} or {1..3})? */
-static int brace_expands(const char *s, size_t p, size_t n)
+/* Does the unquoted '{' at p start a brace expansion ({a,b} or {1..3})?
+ * The scan from p stops at the first '}', ',', '..' or metacharacter; a
+ * later '{' before that stop gets the same answer, so it is remembered
+ * (else "{{{{..." would be quadratic). */
+static int brace_expands(lx *L, size_t p)
 {
-    for (size_t q = p + 1; q < n && !is_meta(s[q]); q++) {
+    const char *s = L->s;
+    size_t n = L->n;
+    if (p < L->brace_end)
+        return L->brace_hit;
+    size_t q = p + 1;
+    int hit = 0;
+    for (; q < n && !is_meta(s[q]); q++) {
         if (s[q] == '}')
-            return 0;
-        if (s[q] == ',' || (s[q] == '.' && q + 1 < n && s[q + 1] == '.'))
-            return 1;
+            break;
+        if (s[q] == ',' || (s[q] == '.' && q + 1 < n && s[q + 1] == '.')) {
+            hit = 1;
+            break;
+        }
     }
-    return 0;
+    SH_STEP(L->cx, q - p);
+    L->brace_end = q;
+    L->brace_hit = hit;
+    return hit;
+}
+
+/* Is there a ']' after p (the bracket-expression check)? Remembered, so a
+ * run of '[' scans the rest of the text once. */
+static int bracket_follows(lx *L, size_t p)
+{
+    if (L->rbracket <= p || L->rbracket == (size_t)-1) {
+        const char *e = p + 1 < L->n ? memchr(L->s + p + 1, ']', L->n - p - 1) : NULL;
+        size_t at = e ? (size_t)(e - L->s) : L->n;
+        SH_STEP(L->cx, at - p);
+        L->rbracket = at;
+    }
+    return L->rbracket < L->n;
 }
 
 /* One word, up to the next unquoted metacharacter. */
@@ -442,14 +541,19 @@ static int read_word(lx *L, sh_word *w)
             while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
                 q++;
             size_t k = q - L->p;
-            if (L->c->tlen + k + 2 < SH_TEXT_CAP) {
-                memcpy(L->c->text + L->c->tlen, s + L->p, k);
-                L->c->tlen = (uint16_t)(L->c->tlen + k);
-                w->len = (uint16_t)(w->len + k);
-                L->p = q;
-                continue;
+            SH_STEP(L->cx, k);
+            if (room(L, k)) {
+                sh_arena *a = &L->cx->ar;
+                memcpy(a->text + a->ttop, s + L->p, k);
+                a->ttop += (uint32_t)k;
+                w->len += (uint32_t)k;
+            } else {
+                truncated(L, w);                /* the run is skipped, never rescanned */
             }
+            L->p = q;
+            continue;
         }
+        SH_STEP(L->cx, 1);
         if (bc == 1)
             break;
         switch (ch) {
@@ -471,6 +575,7 @@ static int read_word(lx *L, sh_word *w)
             const char *e = memchr(s + L->p + 1, '\'', L->n - L->p - 1);
             if (!e)
                 return -1;
+            SH_STEP(L->cx, e - (s + L->p));
             w->flags |= SH_W_QUOTED;
             for (const char *q = s + L->p + 1; q < e; q++) {
                 if (*q == SH_MARK)
@@ -495,7 +600,7 @@ static int read_word(lx *L, sh_word *w)
                 return -1;
             break;
         case '[':
-            if (memchr(s + L->p + 1, ']', L->n - L->p - 1) && !is_meta(s[L->p + 1 < L->n ? L->p + 1 : L->p]))
+            if (L->p + 1 < L->n && !is_meta(s[L->p + 1]) && bracket_follows(L, L->p))
                 w->flags |= SH_W_GLOB;          /* a bracket expression */
             put(L, w, ch);
             L->p++;
@@ -506,7 +611,7 @@ static int read_word(lx *L, sh_word *w)
             L->p++;
             break;
         case '{':
-            if (brace_expands(s, L->p, L->n))
+            if (brace_expands(L, L->p))
                 w->flags |= SH_W_BRACE;
             put(L, w, ch);
             L->p++;
@@ -540,6 +645,7 @@ static int read_heredocs(lx *L)
             if (hd->strip_tabs)
                 while (q < le && L->s[q] == '\t')
                     q++;
+            SH_STEP(cx, le - ls + 1);
             if (le - q == (size_t)hd->dlen && memcmp(L->s + q, hd->delim, (size_t)hd->dlen) == 0) {
                 end = ls;
                 after = nl ? le + 1 : le;
@@ -558,14 +664,14 @@ static int read_heredocs(lx *L)
         if (!hd->quoted && end > body) {
             /* an unquoted body is expanded: its substitutions run */
             size_t save_n = L->n;
-            uint16_t save_t = L->c->tlen;
+            uint32_t save_t = cx->ar.ttop;
             sh_word dummy;
             L->n = end;
             L->p = body;
             word_begin(L, &dummy);
             int rc = read_dq(L, &dummy, 1);
             L->n = save_n;
-            L->c->tlen = save_t;
+            cx->ar.ttop = save_t;
             if (rc < 0)
                 return -1;
         }
@@ -580,6 +686,7 @@ static int read_heredocs(lx *L)
 static int read_redir(lx *L, int fd)
 {
     sh_cmd *c = L->c;
+    sh_arena *ar = &L->cx->ar;
     const char *s = L->s;
     size_t p = L->p;
     int op, strip = 0;
@@ -602,52 +709,64 @@ static int read_redir(lx *L, int fd)
     L->p = p;
     if (p >= L->n || is_meta(s[p]))
         return -1;
-    sh_redir tmp, *r = c->nr < SH_MAX_REDIRS ? &c->r[c->nr] : &tmp;
-    if (r == &tmp)
-        c->overflow = 1;
-    r->op = op;
-    r->fd = fd;
-    r->body_ok = 0;
-    r->body_literal = 0;
-    r->body_off = r->body_len = 0;
-    if (read_word(L, &r->target) < 0)
+    /* the target is read first: a substitution in it parses above us */
+    sh_redir r;
+    r.op = (uint8_t)op;
+    r.fd = fd;
+    r.body_ok = 0;
+    r.body_literal = 0;
+    r.body_off = r.body_len = 0;
+    if (read_word(L, &r.target) < 0)
         return -1;
     if (op == SH_R_DUP) {
         /* >&word with a non-number word writes to a file (bash: both streams) */
-        const char *t = c->text + r->target.off;
-        int digits = r->target.len > 0;
-        for (int i = 0; i < r->target.len; i++)
-            if (!(t[i] >= '0' && t[i] <= '9') && !(t[i] == '-' && i == r->target.len - 1))
+        const char *t = ar->text + r.target.off;
+        int digits = r.target.len > 0;
+        for (uint32_t i = 0; i < r.target.len; i++)
+            if (!(t[i] >= '0' && t[i] <= '9') && !(t[i] == '-' && i == r.target.len - 1))
                 digits = 0;
         if (!digits)
-            op = r->op = a == '<' ? SH_R_IN : SH_R_OUT;
+            op = r.op = a == '<' ? SH_R_IN : SH_R_OUT;
+    }
+    sh_redir *slot = NULL;
+    if (ar->rtop < ar->rcap) {
+        slot = &ar->r[ar->rtop++];
+        *slot = r;
+        c->nr++;
+    } else {
+        c->overflow = 1;
+        sh_overflow(L->cx, "a command has more redirections than the model holds");
     }
     if (op == SH_R_HEREDOC) {
-        if (L->cx->nheredoc >= SH_MAX_HEREDOCS || r->target.len >= 64 ||
-            (r->target.flags & SH_W_OPAQUE))
+        if (L->cx->nheredoc >= SH_MAX_HEREDOCS || r.target.len >= SH_MAX_DELIM ||
+            (r.target.flags & SH_W_OPAQUE))
             return -1;
         sh_heredoc *hd = &L->cx->heredoc[L->cx->nheredoc++];
         hd->serial = c->serial;
-        hd->quoted = (r->target.flags & SH_W_QUOTED) != 0;
+        hd->quoted = (r.target.flags & SH_W_QUOTED) != 0;
         hd->strip_tabs = strip;
-        hd->dlen = r->target.len;
-        memcpy(hd->delim, c->text + r->target.off, (size_t)hd->dlen);
-        hd->redir = r == &tmp ? NULL : r;
-        r->body_literal = hd->quoted;
+        hd->dlen = (int)r.target.len;
+        memcpy(hd->delim, ar->text + r.target.off, (size_t)hd->dlen);
+        hd->redir = slot;
+        if (slot)
+            slot->body_literal = (uint8_t)hd->quoted;
     }
-    if (r != &tmp)
-        c->nr++;
     return 0;
 }
 
 /* ---- commands and lists -------------------------------------------------- */
 
+/* Starts the next command: its words, redirections and text begin where
+ * the list's (or the piped echo text's) end. */
 static void cmd_reset(lx *L, int piped_in)
 {
     sh_cmd *c = L->c;
+    sh_arena *a = &L->cx->ar;
+    a->wtop = (uint32_t)(c->w - a->w);
+    a->rtop = (uint32_t)(c->r - a->r);
+    a->ttop = L->tcmd;
     c->nw = 0;
     c->nr = 0;
-    c->tlen = 0;
     c->overflow = 0;
     c->piped_in = piped_in;
     c->piped_out = 0;
@@ -655,51 +774,112 @@ static void cmd_reset(lx *L, int piped_in)
     c->serial = ++L->cx->serial;
 }
 
-/* Literal text an `echo` stage writes into a pipe, or -1. */
+/* Literal text an `echo` stage writes into a pipe: joined at the list's
+ * text base (the echo's own words are done with), the next command's text
+ * starts after it. Its length, or -1. */
 static int echo_text(lx *L)
 {
     sh_cmd *c = L->c;
+    sh_arena *a = &L->cx->ar;
     if (c->nw < 1 || c->nr > 0 || strcmp(sh_wtext(c, 0), "echo") != 0)
         return -1;
-    size_t k = 0;
-    for (int i = 1; i < c->nw; i++) {
+    size_t need = sh_words_len(c, 1, c->nw);
+    for (int i = 1; i < c->nw; i++)
         if (c->w[i].flags & SH_W_OPAQUE)
             return -1;
-        if (k + c->w[i].len + 2 >= sizeof L->ptext)
-            return -1;
+    if ((size_t)a->ttop + need + 2 > a->tcap || need > INT32_MAX) {
+        sh_overflow(L->cx, "echoed text does not fit in the model's scratch space");
+        return -1;
+    }
+    char *out = a->text + a->ttop;
+    size_t k = 0;
+    for (int i = 1; i < c->nw; i++) {
         if (i > 1)
-            L->ptext[k++] = ' ';
-        memcpy(L->ptext + k, sh_wtext(c, i), c->w[i].len);
+            out[k++] = ' ';
+        memcpy(out + k, sh_wtext(c, i), c->w[i].len);
         k += c->w[i].len;
     }
+    memmove(a->text + L->tbase, out, k);
+    a->text[L->tbase + k] = '\0';
+    L->tcmd = L->tbase + (uint32_t)k + 1;
     return (int)k;
 }
 
 static void end_cmd(lx *L, int sep)
 {
     sh_cmd *c = L->c;
+    sh_ctx *cx = L->cx;
     c->piped_out = sep == SEP_PIPE;
     c->background = sep == SEP_BG;
-    if (c->nw > 0 || c->nr > 0 || c->overflow)
-        sh_analyze_command(L->cx, c, L->via);
+    if (c->nw > 0 || c->nr > 0 || c->overflow) {
+        if (++cx->ncmd > SH_MAX_COMMANDS)
+            sh_overflow(cx, "the command has more simple commands than the model checks");
+        else
+            sh_analyze_command(cx, c, L->via);
+    }
+    L->tcmd = L->tbase;
     int plen = sep == SEP_PIPE ? echo_text(L) : -1;
     cmd_reset(L, sep == SEP_PIPE);
-    c->pipe_text = plen >= 0 ? L->ptext : NULL;
+    c->pipe_text = plen >= 0 ? cx->ar.text + L->tbase : NULL;
     c->pipe_text_len = plen;
+}
+
+/* FNV-1a over a function name. */
+static uint32_t name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* The slot of name in the function table: its entry, or the empty slot
+ * where it belongs. */
+static uint32_t *func_slot(const sh_arena *a, const char *name, size_t n)
+{
+    uint32_t i = name_hash(name, n) & a->fmask;
+    for (;;) {
+        uint32_t *slot = &a->fslot[i];
+        if (*slot == 0)
+            return slot;
+        const char *have = a->names + *slot - 1;
+        if (strncmp(have, name, n) == 0 && have[n] == '\0')
+            return slot;
+        i = (i + 1) & a->fmask;
+    }
+}
+
+int sh_is_function(const sh_ctx *cx, const char *name)
+{
+    const sh_arena *a = &cx->ar;
+    return a->nfunc > 0 && *func_slot(a, name, strlen(name)) != 0;
 }
 
 static void define_function(lx *L, const char *name)
 {
-    sh_ctx *cx = L->cx;
+    sh_arena *a = &L->cx->ar;
     size_t n = strlen(name);
-    if (cx->nfunc < SH_MAX_FUNCS && n < sizeof cx->func[0]) {
-        memcpy(cx->func[cx->nfunc], name, n + 1);
-        cx->nfunc++;
+    if (!a->fready) {
+        memset(a->fslot, 0, ((size_t)a->fmask + 1) * sizeof *a->fslot);
+        a->fready = 1;
     }
+    uint32_t *slot = func_slot(a, name, n);
+    if (*slot)
+        return;
+    /* the table stays at most half full, so probes stay short */
+    if ((a->nfunc + 1) * 2 > a->fmask + 1 || (size_t)a->ntop + n + 1 > a->ncap) {
+        sh_overflow(L->cx, "the command defines more functions than the model holds");
+        return;
+    }
+    memcpy(a->names + a->ntop, name, n + 1);
+    *slot = a->ntop + 1;
+    a->ntop += (uint32_t)n + 1;
+    a->nfunc++;
 }
 
 static void skip_blanks(lx *L)
 {
+    size_t p0 = L->p;
     while (L->p < L->n) {
         char ch = L->s[L->p];
         if (ch == ' ' || ch == '\t')
@@ -709,13 +889,14 @@ static void skip_blanks(lx *L)
         else
             break;
     }
+    SH_STEP(L->cx, L->p - p0);
 }
 
 /* arr=( a b c ): the elements are words; their substitutions are parsed,
  * the words themselves are dropped. L->p just after '('. */
 static int read_array(lx *L)
 {
-    uint16_t save = L->c->tlen;
+    uint32_t save = L->cx->ar.ttop;
     for (;;) {
         while (L->p < L->n && (L->s[L->p] == ' ' || L->s[L->p] == '\t' || L->s[L->p] == '\n'))
             L->p++;
@@ -730,23 +911,28 @@ static int read_array(lx *L)
         sh_word w;
         if (read_word(L, &w) < 0)
             return -1;
-        L->c->tlen = save;
+        L->cx->ar.ttop = save;
     }
-    L->c->tlen = save;
+    L->cx->ar.ttop = save;
     return 0;
 }
 
 static int add_word(lx *L)
 {
     sh_cmd *c = L->c;
+    sh_arena *a = &L->cx->ar;
     sh_word w;
     if (read_word(L, &w) < 0)
         return -1;
-    if (c->nw >= SH_MAX_WORDS) {
+    if (c->nw >= SH_MAX_WORDS || a->wtop >= a->wcap) {
+        /* the word is dropped: the decision fails closed on the whole text */
         c->overflow = 1;
+        sh_overflow(L->cx, c->nw >= SH_MAX_WORDS ? "a command has more words than the model checks"
+                                                 : "the words do not fit in the model's scratch space");
         return 0;
     }
     c->w[c->nw++] = w;
+    a->wtop++;
     /* name=( ... ) array assignment */
     if (L->p < L->n && L->s[L->p] == '(' && w.len > 1 && !(w.flags & SH_W_QUOTED) &&
         sh_wtext(c, c->nw - 1)[w.len - 1] == '=') {
@@ -777,6 +963,8 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     if (cx->depth >= SH_MAX_DEPTH)
         return -1;
     cx->depth++;
+    sh_arena *ar = &cx->ar;
+    uint32_t save_t = ar->ttop, save_w = ar->wtop, save_r = ar->rtop;
     sh_cmd cmd;
     lx L;
     L.cx = cx;
@@ -785,13 +973,21 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     L.p = *pos;
     L.c = &cmd;
     L.via = via;
+    L.tbase = L.tcmd = save_t;
+    L.rbracket = (size_t)-1;
+    L.brace_end = 0;
+    L.brace_hit = 0;
     cmd.src = s;
+    cmd.text = ar->text;
+    cmd.w = ar->w + save_w;
+    cmd.r = ar->r + save_r;
     cmd.pipe_text = NULL;
     cmd.pipe_text_len = -1;
     cmd_reset(&L, piped_in);
     int rc = 0;
     for (;;) {
         skip_blanks(&L);
+        SH_STEP(cx, 1);
         if (L.p >= n) {
             if (term)
                 rc = -1;
@@ -875,10 +1071,13 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         case ')':
             rc = -1;
             goto out;
-        case '#':
-            while (L.p < n && s[L.p] != '\n')
-                L.p++;
+        case '#': {
+            const char *nl = memchr(s + L.p, '\n', n - L.p);
+            size_t e = nl ? (size_t)(nl - s) : n;
+            SH_STEP(cx, e - L.p);
+            L.p = e;
             continue;
+        }
         case '<':
         case '>':
             if (nx == '(') {
@@ -915,6 +1114,9 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     }
 out:
     *pos = L.p;
+    ar->ttop = save_t;
+    ar->wtop = save_w;
+    ar->rtop = save_r;
     cx->depth--;
     return rc;
 }

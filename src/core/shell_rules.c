@@ -108,6 +108,20 @@ static int join_words(const sh_view *v, int from, int to, char *buf, size_t cap,
     return 0;
 }
 
+/* join_words into arena scratch sized for the words: the text, or NULL
+ * when a word cannot be seen or the scratch is out (the caller fails
+ * closed). Release with sh_scratch_release(cx, *mark). */
+static char *join_scratch(sh_ctx *cx, const sh_view *v, int from, int to, size_t *len,
+                          uint32_t *mark)
+{
+    size_t cap = sh_words_len(v->c, from, to) + 8;
+    char *buf = sh_scratch(cx, cap, mark);
+    if (buf && join_words(v, from, to, buf, cap, len) == 0)
+        return buf;
+    sh_scratch_release(cx, *mark);
+    return NULL;
+}
+
 static void run_script(sh_ctx *cx, const char *text, size_t len, const char *via)
 {
     if (sh_parse_script(cx, text, len, via) < 0)
@@ -221,13 +235,15 @@ void sh_rule_wrapper(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (j >= v->end)
         return;
     if (strcmp(p->name, "watch") == 0 && !watch_exec) {
-        char buf[SH_TEXT_CAP];
         size_t len;
-        if (join_words(v, j, v->end, buf, sizeof buf, &len) < 0) {
+        uint32_t mark;
+        char *buf = join_scratch(cx, v, j, v->end, &len, &mark);
+        if (!buf) {
             unseen(cx, v, "watch", " runs text it cannot see through sh -c");
             return;
         }
         run_script(cx, buf, len, "inside watch");
+        sh_scratch_release(cx, mark);
         return;
     }
     sh_view sub = *v;
@@ -254,18 +270,20 @@ void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (split >= 0) {
             if (split >= v->end)
                 return;
-            char buf[SH_TEXT_CAP];
             size_t len, off = 0;
+            uint32_t mark;
             if (split == j) {
                 const char *eq = strchr(t, '=');
                 off = eq ? (size_t)(eq - t) + 1 : 2;
             }
-            if ((FL(split) & SH_W_OPAQUE) ||
-                join_words(v, split, v->end, buf, sizeof buf, &len) < 0) {
+            char *buf = (FL(split) & SH_W_OPAQUE) ? NULL
+                      : join_scratch(cx, v, split, v->end, &len, &mark);
+            if (!buf) {
                 unseen(cx, v, "env -S", " runs text it cannot see");
                 return;
             }
             run_script(cx, buf + off, len - off, p->via);
+            sh_scratch_release(cx, mark);
             return;
         }
         if (t[0] == '-' && t[1] != '\0') {
@@ -473,16 +491,18 @@ void sh_rule_source(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_eval(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    char buf[SH_TEXT_CAP];
     size_t len;
+    uint32_t mark;
     (void)p;
     if (v->i + 1 >= v->end)
         return;
-    if (join_words(v, v->i + 1, v->end, buf, sizeof buf, &len) < 0) {
+    char *buf = join_scratch(cx, v, v->i + 1, v->end, &len, &mark);
+    if (!buf) {
         unseen(cx, v, "eval", " runs text it cannot see");
         return;
     }
     run_script(cx, buf, len, "inside eval");
+    sh_scratch_release(cx, mark);
 }
 
 void sh_rule_trap(sh_ctx *cx, const sh_view *v, const sh_program *p)
@@ -830,7 +850,7 @@ void sh_rule_chmod(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_mv(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    int ops[SH_MAX_WORDS], n = 0, tdir = 0;
+    int n = 0, tdir = 0, last = -1;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (is_opt(v, j)) {
@@ -838,11 +858,13 @@ void sh_rule_mv(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 tdir = 1;
             continue;
         }
-        ops[n++] = j;
+        n++;
+        last = j;
     }
-    int nsrc = tdir ? n : n - 1;
-    for (int k = 0; k < nsrc; k++) {
-        int cls = sh_word_target(cx, v, ops[k]);
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (is_opt(v, j) || (j == last && !tdir))
+            continue;                   /* options, and the destination */
+        int cls = sh_word_target(cx, v, j);
         if (cls == SH_T_ROOT || cls == SH_T_HOME || cls == SH_T_SYSTEM) {
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.move_system", p->name, " moves ",
                        sh_target_phrase(cls), v->via);
@@ -853,7 +875,7 @@ void sh_rule_mv(sh_ctx *cx, const sh_view *v, const sh_program *p)
                        " moves files from outside the project", NULL, v->via);
     }
     if (n > 0 && !tdir)
-        sh_check_write(cx, v, &v->c->w[ops[n - 1]], p->name);
+        sh_check_write(cx, v, &v->c->w[last], p->name);
     sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " moves files", NULL, v->via);
 }
 
@@ -1002,8 +1024,8 @@ static const char *win_scan(const char *s, size_t n)
 
 void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    char buf[SH_TEXT_CAP];
     size_t len;
+    uint32_t mark;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (strncasecmp(t, "-e", 2) == 0 && strncasecmp(t, "-ex", 3) != 0) {
@@ -1011,11 +1033,13 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
             return;
         }
     }
-    if (join_words(v, v->i + 1, v->end, buf, sizeof buf, &len) < 0) {
+    char *buf = join_scratch(cx, v, v->i + 1, v->end, &len, &mark);
+    if (!buf) {
         unseen(cx, v, p->name, " runs text it cannot see");
         return;
     }
     const char *crit = win_scan(buf, len);
+    sh_scratch_release(cx, mark);
     if (crit) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name, " ", crit, v->via);
         if (strstr(crit, "registry"))

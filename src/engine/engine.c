@@ -63,6 +63,19 @@ static int copy_never(wg_engine *e, const char *const *list)
     return 0;
 }
 
+static int copy_roots(wg_engine *e, const char *const *list)
+{
+    size_t n = 0;
+    while (list[n])
+        n++;
+    if (!(e->obsidian_roots = calloc(n + 1, sizeof *e->obsidian_roots)))
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (!(e->obsidian_roots[i] = strdup(list[i])))
+            return wg_error_set(WG_ENOMEM, "out of memory");
+    return 0;
+}
+
 int wg_engine_open(wg_engine **out, const wg_engine_options *o)
 {
     if (!out || !o)
@@ -99,12 +112,18 @@ int wg_engine_open(wg_engine **out, const wg_engine_options *o)
     e->max_pending = o->max_pending ? o->max_pending : WG_ENGINE_DEFAULT_MAX_PENDING;
     e->max_pending_bytes = o->max_pending_bytes ? o->max_pending_bytes
                                                 : WG_ENGINE_DEFAULT_MAX_PENDING_BYTES;
+    e->allow_private_upstreams = o->allow_private_upstreams;
+    e->allow_http_upstreams = o->allow_http_upstreams;
+    e->allow_privileged_db_roles = o->allow_privileged_db_roles;
+    e->resolver = o->resolver;
     e->clock = o->clock;
     e->bus = o->bus;
     e->log = o->log;
     e->log_ud = o->log_ud;
     e->next_token = 1;
     int rc = oom ? wg_error_set(WG_ENOMEM, "out of memory") : copy_never(e, o->never_autopass);
+    if (rc == 0 && o->obsidian_roots)
+        rc = copy_roots(e, o->obsidian_roots);
     if (rc < 0) {
         wg_engine_free(e);
         return rc;
@@ -134,6 +153,9 @@ void wg_engine_free(wg_engine *e)
     for (char **p = e->never_autopass; p && *p; p++)
         free(*p);
     free(e->never_autopass);
+    for (char **p = e->obsidian_roots; p && *p; p++)
+        free(*p);
+    free(e->obsidian_roots);
     free(e->data_dir);
     free(e->store_url);
     free(e->actor);
@@ -217,9 +239,7 @@ static int open_vault(wg_engine *e)
     int rc = open_store(e);
     wg_vault *v = NULL;
     if (rc == 0 && (rc = wg_vault_open(&v, e->store)) == 0) {
-        e->vault_seam = (wg_connect_vault){ v, wg_vault_seam_get, wg_vault_seam_set,
-                                            wg_vault_seam_del, wg_vault_seam_list,
-                                            wg_vault_seam_take };
+        wg_connect_vault_of(&e->vault_seam, v);
         PUBLISH(e->vault, v);
     }
     return rc;
@@ -249,6 +269,12 @@ static int open_registry(wg_engine *e)
     ro.vault = &e->vault_seam;
     ro.audit = &e->audit_seam;
     ro.demo = e->demo;
+    ro.allow_private_upstreams = e->allow_private_upstreams;
+    ro.allow_http_upstreams = e->allow_http_upstreams;
+    ro.allow_privileged_db_roles = e->allow_privileged_db_roles;
+    ro.obsidian_roots = (const char *const *)e->obsidian_roots;
+    ro.resolver = e->resolver;
+    ro.data_dir = e->data_dir;
     wg_registry *reg = NULL;
     if ((rc = wg_registry_new(&reg, &ro)) == 0)
         PUBLISH(e->registry, reg);

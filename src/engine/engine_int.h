@@ -36,6 +36,9 @@ struct wg_engine {
     size_t max_pending;
     size_t max_pending_bytes;
     char **never_autopass;       /* NULL-terminated, owned */
+    int allow_private_upstreams, allow_http_upstreams, allow_privileged_db_roles;
+    char **obsidian_roots;       /* NULL-terminated, owned, or NULL */
+    const wg_upstream_resolver *resolver;
     wg_clock clock;
     wg_engine_bus bus;
     wg_engine_log_fn log;

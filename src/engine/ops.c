@@ -19,61 +19,45 @@ static const int64_t RESERVE_MS = 60000;
 
 /* ---- the connector limit ----------------------------------------------------- */
 
-static int has_name(const wg_store_rows *rows, size_t col, const char *name)
+/* Live reservations of connects in flight elsewhere (other ids). */
+static int reservations(int *n, wg_engine *e, wg_store *st, const char *id)
 {
-    for (size_t r = 0; r < wg_store_rows_count(rows); r++) {
-        const char *v = wg_store_rows_text(rows, r, col);
-        if (v && strcmp(v, name) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-static int reserved(const wg_store_rows *res, const char *id, int64_t now)
-{
-    char key[160];
-    snprintf(key, sizeof key, RESERVE_PREFIX "%s", id);
+    wg_store_rows *res = NULL;
+    int rc = wg_store_exec(st, "SELECT key, value FROM settings WHERE key LIKE '"
+                           RESERVE_PREFIX "%'", NULL, 0, &res, NULL);
+    if (rc < 0)
+        return rc;
+    char mine[160];
+    snprintf(mine, sizeof mine, RESERVE_PREFIX "%s", id);
+    int64_t now = wg_engine_now(e);
+    *n = 0;
     for (size_t r = 0; r < wg_store_rows_count(res); r++) {
         const char *k = wg_store_rows_text(res, r, 0);
-        if (k && strcmp(k, key) == 0 && wg_store_rows_int(res, r, 1) > now)
-            return 1;
+        *n += k && strcmp(k, mine) != 0 && wg_store_rows_int(res, r, 1) > now;
     }
+    wg_store_rows_free(res);
     return 0;
 }
 
-/* Slots from the store itself (every process's credentials, plus live
- * reservations), not from this process's registry. */
+/* The registry reads every credential from the vault (every process's),
+ * so its count is fresh; reservations of connects in flight add to it. */
 static int decide_limit(wg_connector_limit_decision *out, wg_engine *e, wg_store *st,
                         const wg_registry *reg, const char *id)
 {
     const wg_connector_spec *spec = wg_registry_get(reg, id);
     if (!spec)
         return wg_error_set(WG_ENOTFOUND, "Connector not found");
-    wg_store_rows *names = NULL, *res = NULL;
-    int rc = wg_store_exec(st, "SELECT name FROM vault_entries WHERE name LIKE 'connector:%'",
-                           NULL, 0, &names, NULL);
+    wg_tier_status tier;
+    wg_engine_tier(&tier, e);
+    int extra = 0;
+    int rc = wg_registry_check_limit(out, reg, id, tier.effective);
     if (rc == 0)
-        rc = wg_store_exec(st, "SELECT key, value FROM settings WHERE key LIKE '"
-                           RESERVE_PREFIX "%'", NULL, 0, &res, NULL);
-    if (rc == 0) {
-        int64_t now = wg_engine_now(e);
-        int used = 0, holds = 0;
-        for (size_t i = 0; i < wg_registry_count(reg); i++) {
-            const wg_connector_spec *s = wg_registry_at(reg, i);
-            char name[160];
-            snprintf(name, sizeof name, "connector:%s", s->id);
-            int h = !s->always_connected && (has_name(names, 0, name) || reserved(res, s->id, now));
-            used += h;
-            if (s == spec)
-                holds = h;
-        }
-        wg_tier_status tier;
-        wg_engine_tier(&tier, e);
-        wg_connector_limit_decide(out, spec, holds, used, tier.effective);
+        rc = reservations(&extra, e, st, id);
+    if (rc == 0 && extra > 0 && (!strcmp(out->rule, "connector.limit.within") ||
+                                 !strcmp(out->rule, "connector.limit.exceeded")))
+        wg_connector_limit_decide(out, spec, 0, out->used + extra, tier.effective);
+    if (rc == 0)
         wg_error_clear();
-    }
-    wg_store_rows_free(names);
-    wg_store_rows_free(res);
     return rc;
 }
 
@@ -157,6 +141,14 @@ int wg_engine_disconnect(json_t **out, wg_engine *e, const char *id, const char 
                             : wg_error_set(WG_EINVAL, "wg_engine_disconnect: NULL argument");
     if (rc == 0)
         rc = wg_registry_disconnect(out, reg, id);
+    /* An unknown id is "not found", unless it had credentials to clean (a
+     * connector removed since, stale keys): those are still cleaned. */
+    if (rc == 0 && !wg_registry_get(reg, id) && !json_is_true(json_object_get(*out, "disconnected")) &&
+        json_integer_value(json_object_get(*out, "cleanedKeys")) == 0) {
+        json_decref(*out);
+        *out = NULL;
+        return wg_error_set(WG_ENOTFOUND, "Connector not found");
+    }
     if (rc == 0) {
         json_t *in = json_pack("{s:s,s:O}", "connectorId", id, "cleanedKeys",
                                json_object_get(*out, "cleanedKeys"));
@@ -168,6 +160,14 @@ int wg_engine_disconnect(json_t **out, wg_engine *e, const char *id, const char 
 }
 
 /* ---- the vault and the pool --------------------------------------------------- */
+
+/* WG_EDENIED naming the row that could not be written and why. */
+static int unaudited(const char *event)
+{
+    char why[200];
+    snprintf(why, sizeof why, "%s", wg_error_last());
+    return wg_error_set(WG_EDENIED, "its %s audit row could not be written (%s)", event, why);
+}
 
 int wg_engine_vault_get(wg_vault_entry **out, wg_engine *e, const char *name, const char *actor)
 {
@@ -185,8 +185,7 @@ int wg_engine_vault_get(wg_vault_entry **out, wg_engine *e, const char *name, co
     if (rc < 0) {
         /* fail closed: an unaudited read hands nothing out */
         wg_vault_entry_free(entry);
-        return wg_error_set(rc, "the vault_read audit row could not be written, so the value "
-                            "is not returned");
+        return unaudited("vault_read");
     }
     *out = entry;
     return 0;
@@ -267,8 +266,7 @@ int wg_engine_pool_next(const char **key, const char **name, wg_engine *e, const
         rc = wg_engine__note(e, "pool_key_revealed", actor, NULL, in, "ok", NULL);
         json_decref(in);
         if (rc < 0)
-            return wg_error_set(rc, "the pool_key_revealed audit row could not be written, so "
-                                "the key is not shown");
+            return unaudited("pool_key_revealed");
     }
     if (rc < 0)
         return rc;

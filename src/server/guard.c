@@ -86,6 +86,12 @@ int wg_guard__bearer(const wg_server *srv, const char *authorization)
     return admin ? 2 : api ? 1 : 0;
 }
 
+int wg_req_is_admin(const wg_req *req)
+{
+    const wg_server *srv = req->ctx->priv;
+    return srv && wg_guard__bearer(srv, wg_req_header(req, "Authorization")) == 2;
+}
+
 int wg_token__load_or_create(char **out, const char *data_dir, const char *name)
 {
     char *path = NULL;

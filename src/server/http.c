@@ -1,10 +1,19 @@
-/* http.c - libmicrohttpd glue: one request's life from the first callback to
+/* http.c - libmicrohttpd glue: one request's life from its request line to
  * the access log line. The order of checks is the contract in route.h.
  *
  * Keep-alive: libmicrohttpd 0.9.75 answers "Connection: close" when a
  * response is queued on the very first callback of a request, so the first
- * callback only allocates the per-request state; the response is queued on
- * a later one (measured 71k vs 12k req/s). */
+ * callback only checks the head and decides; the response is queued on a
+ * later one (measured 71k vs 12k req/s). A refusal decided from the head
+ * (path, header size, body size) is answered after the body was read and
+ * thrown away (up to WG_SERVER_DRAIN_MAX), so an ordinary client that sends
+ * its whole body before reading gets the JSON answer instead of a reset.
+ * Ambiguous framing (two Content-Length, an unknown Transfer-Encoding) is
+ * answered at once and the connection closed: its body has no safe end.
+ *
+ * Connections: watch.c limits them per client address (trusted proxies
+ * exempt) and closes those that take too long to send a request;
+ * libmicrohttpd's own limit, below RLIMIT_NOFILE, bounds them all. */
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <netinet/in.h>
@@ -14,7 +23,11 @@
 #include "server/server_int.h"
 #include "server/sse.h"
 #include "server/tiering.h"
+#include "server/watch.h"
 #include "waggle/error.h"
+
+#include <sys/resource.h>
+#include <strings.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,19 +35,40 @@
 #include <string.h>
 #include <time.h>
 
-enum { LOG_PATH_MAX = 200, URL_MAX = 8192 };
+enum {
+    LOG_PATH_MAX = 200,
+    URL_MAX = 8192,              /* decoded path: 414 past it */
+    QUERY_VALUES_MAX = 32,       /* query values checked for echoes; more fails closed */
+    FD_RESERVE = 64,             /* descriptors kept for the store, upstreams, files */
+    FD_RESERVE_PER_THREAD = 4,   /* each worker's epoll and wake-up descriptors */
+    CONNECTIONS_MIN = 16,
+    DEFAULT_CONNECTIONS = 1000,
+    DEFAULT_PER_IP = 64,
+    DEFAULT_DEADLINE_S = 30
+};
+
+/* A refusal decided from the request head. */
+typedef struct {
+    int status;
+    const char *code, *msg;      /* static strings */
+} refusal;
 
 typedef struct {
-    unsigned long long t0;       /* µs, monotonic */
+    unsigned long long t0;       /* µs, monotonic, at the request line */
     char method[8];
     char path[LOG_PATH_MAX + 1];  /* sanitized copy for the log */
     char *body;
     size_t len, cap;
-    int too_large;
-    size_t discarded;
+    int begun;                   /* the first access callback ran */
+    int nul_in_target;           /* the raw request target holds %00 */
+    int counted;                 /* counted in srv->in_flight */
+    refusal refuse;              /* status 0: none; else answered after the body */
+    size_t discarded;            /* body bytes thrown away */
     int queued;
     int status;
 } req_state;
+
+static const refusal too_large = { 413, "PAYLOAD_TOO_LARGE", "request body is larger than 1 MiB" };
 
 static unsigned long long now_us(void)
 {
@@ -116,6 +150,13 @@ static void add_cors(struct MHD_Response *r, const wg_server *srv, struct MHD_Co
     MHD_add_response_header(r, "Access-Control-Max-Age", "600");
 }
 
+static void *conn_watch(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
 /* A server-sent event stream: a content reader that suspends the
  * connection instead of blocking (sse.c). The stream is owned by the
  * response from here on. */
@@ -147,6 +188,7 @@ static enum MHD_Result send_stream(struct MHD_Connection *c, wg_server *srv, req
 static enum MHD_Result send_res(struct MHD_Connection *c, wg_server *srv, req_state *st,
                                 wg_res *res)
 {
+    wg_watch__answering(srv->watch, conn_watch(c));
     if (res->stream)
         return send_stream(c, srv, st, res);
     char *buf = NULL;
@@ -197,6 +239,43 @@ static enum MHD_Result send_error(struct MHD_Connection *c, wg_server *srv, req_
     return ok;
 }
 
+typedef struct {
+    unsigned n;
+    const char *values[QUERY_VALUES_MAX];
+    int overflow;
+} query_values;
+
+static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    (void)kind;
+    query_values *q = cls;
+    for (int i = 0; i < 2; i++) {
+        const char *v = i ? value : key;
+        if (!v || !*v)
+            continue;
+        if (q->n == QUERY_VALUES_MAX) {
+            q->overflow = 1;
+            return MHD_NO;
+        }
+        q->values[q->n++] = v;
+    }
+    return MHD_YES;
+}
+
+/* Error messages never quote the request (echo.c). */
+static void scrub_echo(wg_res *res, struct MHD_Connection *c, const wg_req *req)
+{
+    if (!res->formatted || res->status < 400)
+        return;
+    query_values q = { 0 };
+    for (size_t i = 0; i < req->n_params; i++)
+        q.values[q.n++] = req->param_value[i];
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &q);
+    wg_echo_sources src = { q.values, q.n, req->body, q.overflow };
+    wg_echo__scrub(res, &src);
+}
+
 /* ---- the checks ------------------------------------------------------------- */
 
 static int is_api_path(const char *url)
@@ -216,16 +295,11 @@ static enum MHD_Result preflight(struct MHD_Connection *c, wg_server *srv, req_s
 static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_state *st,
                                 const char *url, const char *method_s)
 {
-    if (st->too_large)
-        return send_error(c, srv, st, 413, "PAYLOAD_TOO_LARGE",
-                          "request body is larger than 1 MiB");
     if (!wg_guard__host_ok(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host")))
         return send_error(c, srv, st, 403, "HOST_NOT_ALLOWED",
                           "the Host header does not name this service");
     if (strcmp(method_s, "OPTIONS") == 0)
         return preflight(c, srv, st);
-    if (strlen(url) > URL_MAX)
-        return send_error(c, srv, st, 414, "URI_TOO_LONG", "the request path is too long");
 
     int token = 0;
     if (is_api_path(url)) {
@@ -339,6 +413,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
         wg_res__from_error(&res, rc, &srv->ctx);
     else if (res.status == 0)
         wg_res_error(&res, 500, "INTERNAL_ERROR", "the handler gave no answer");
+    scrub_echo(&res, c, &req);
     json_decref(req.body);
     ok = send_res(c, srv, st, &res);
     wg_res_clear(&res);
@@ -348,7 +423,163 @@ out:
     return ok;
 }
 
+/* ---- the request head ------------------------------------------------------- */
+
+typedef struct {
+    unsigned fields, content_length, transfer_encoding;
+    const char *te;
+} head_count;
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    head_count *h = cls;
+    h->fields++;
+    if (strcasecmp(key, "Content-Length") == 0)
+        h->content_length++;
+    if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        h->transfer_encoding++;
+        h->te = value;
+    }
+    return MHD_YES;
+}
+
+/* "%00" decodes to a NUL that would cut the path (or a query value) short:
+ * /api/connectors/obsidian/connect%00junk must not reach connect. */
+static int has_encoded_nul(const char *uri)
+{
+    for (const char *p = uri; (p = strchr(p, '%')) != NULL; p++)
+        if (p[1] == '0' && p[2] == '0')
+            return 1;
+    return 0;
+}
+
+/* Framing that has no single reading (RFC 9112 6.1, 6.3): answered at once,
+ * and the connection closed, because the body's end is unknown. */
+static const refusal *framing_refusal(const head_count *h)
+{
+    static const refusal two_te = { 400, "INVALID_REQUEST",
+                                    "more than one Transfer-Encoding header" };
+    static const refusal bad_te = { 400, "INVALID_REQUEST",
+                                    "Transfer-Encoding must be chunked" };
+    static const refusal te_cl = { 400, "INVALID_REQUEST",
+                                   "Transfer-Encoding and Content-Length together" };
+    static const refusal two_cl = { 400, "INVALID_REQUEST",
+                                    "more than one Content-Length header" };
+    if (h->transfer_encoding > 1)
+        return &two_te;
+    if (h->transfer_encoding && (!h->te || strcasecmp(h->te, "chunked") != 0))
+        return &bad_te;
+    if (h->transfer_encoding && h->content_length)
+        return &te_cl;
+    if (h->content_length > 1)
+        return &two_cl;
+    return NULL;
+}
+
+/* The refusals a well-framed head can earn, in route.h's order. */
+static const refusal *head_refusal(struct MHD_Connection *c, const req_state *st,
+                                   const head_count *h, const char *url)
+{
+    static const refusal long_url = { 414, "URI_TOO_LONG", "the request path is too long" };
+    static const refusal big_head = { 431, "HEADERS_TOO_LARGE",
+                                      "the request headers are larger than 16 KiB or more than 100" };
+    static const refusal nul = { 400, "INVALID_PARAM",
+                                 "the request path or query holds an encoded NUL (%00)" };
+    const union MHD_ConnectionInfo *hs =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (strlen(url) > URL_MAX)
+        return &long_url;
+    if ((hs && hs->header_size > WG_SERVER_HEAD_MAX) || h->fields > WG_SERVER_HEADER_FIELDS_MAX)
+        return &big_head;
+    if (st->nul_in_target)
+        return &nul;
+    return NULL;
+}
+
+static int expects_continue(struct MHD_Connection *c)
+{
+    const char *e = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Expect");
+    return e && strcasecmp(e, "100-continue") == 0;
+}
+
 /* ---- libmicrohttpd callbacks ------------------------------------------------ */
+
+/* Called with the raw request target (before %-decoding) as soon as the
+ * request line is in; what it returns is the request's state. */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    wg_server *srv = cls;
+    wg_watch__request_line(srv->watch, conn_watch(c));
+    req_state *st = calloc(1, sizeof *st);
+    if (st) {
+        st->t0 = now_us();
+        st->nul_in_target = has_encoded_nul(uri);
+    }
+    return st;
+}
+
+/* The head is complete: decide what to do with the body. */
+static enum MHD_Result on_head(struct MHD_Connection *c, wg_server *srv, req_state *st,
+                               const char *url, const char *method)
+{
+    st->begun = 1;
+    log_safe_copy(st->method, sizeof st->method, method);
+    log_safe_copy(st->path, sizeof st->path, url);
+    atomic_fetch_add(&srv->in_flight, 1);
+    st->counted = 1;
+    head_count h = { 0 };
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, &h);
+    const refusal *r = framing_refusal(&h);
+    if (r)
+        return send_error(c, srv, st, r->status, r->code, r->msg);
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    unsigned long long declared = cl ? strtoull(cl, NULL, 10) : 0;
+    r = head_refusal(c, st, &h, url);
+    if (!r && declared > WG_SERVER_BODY_MAX)
+        r = &too_large;
+    if (!r)
+        return MHD_YES;    /* never queue here otherwise: see the file comment */
+    /* A client that waits for "100 Continue" need not send the body at all,
+     * and one past the drain bound is not worth reading: answer now (the
+     * connection closes). Otherwise read the body, then answer. */
+    int body = declared > 0 || h.transfer_encoding;
+    if (body && (expects_continue(c) || declared > WG_SERVER_DRAIN_MAX))
+        return send_error(c, srv, st, r->status, r->code, r->msg);
+    st->refuse = *r;
+    return MHD_YES;
+}
+
+static enum MHD_Result on_body(req_state *st, const char *upload, size_t n)
+{
+    if (!st->refuse.status && st->len + n > WG_SERVER_BODY_MAX) {
+        st->refuse = too_large;
+        st->discarded = st->len;
+        free(st->body);
+        st->body = NULL;
+        st->len = st->cap = 0;
+    }
+    if (st->refuse.status) {
+        /* past the drain bound the client gets a closed connection */
+        st->discarded += n;
+        return st->discarded > WG_SERVER_DRAIN_MAX ? MHD_NO : MHD_YES;
+    }
+    if (st->len + n + 1 > st->cap) {
+        size_t cap = st->cap ? st->cap : 4096;
+        while (cap < st->len + n + 1)
+            cap *= 2;
+        char *b = realloc(st->body, cap);
+        if (!b)
+            return MHD_NO;
+        st->body = b;
+        st->cap = cap;
+    }
+    memcpy(st->body + st->len, upload, n);
+    st->len += n;
+    st->body[st->len] = '\0';
+    return MHD_YES;
+}
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version,
@@ -357,68 +588,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     (void)version;
     wg_server *srv = cls;
     req_state *st = *con_cls;
-    if (!st) {
-        st = calloc(1, sizeof *st);
-        if (!st)
-            return MHD_NO;
-        st->t0 = now_us();
-        log_safe_copy(st->method, sizeof st->method, method);
-        log_safe_copy(st->path, sizeof st->path, url);
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl && strtoull(cl, NULL, 10) > WG_SERVER_BODY_MAX)
-            st->too_large = 1;
-        atomic_fetch_add(&srv->in_flight, 1);
-        *con_cls = st;
-        /* A declared body over the limit is refused before "100 Continue"
-         * and before reading it; closing the connection is what we want. */
-        if (st->too_large)
-            return send_error(c, srv, st, 413, "PAYLOAD_TOO_LARGE",
-                              "request body is larger than 1 MiB");
-        return MHD_YES;    /* never queue here otherwise: see the file comment */
-    }
-    if (st->queued) {      /* answered early (413); drop the rest */
+    if (!st)               /* on_request_line ran out of memory */
+        return MHD_NO;
+    if (!st->begun)
+        return on_head(c, srv, st, url, method);
+    if (st->queued) {      /* answered early; drop the rest */
         *upload_size = 0;
         return MHD_YES;
     }
     if (*upload_size) {
         size_t n = *upload_size;
         *upload_size = 0;
-        if (!st->too_large && st->len + n > WG_SERVER_BODY_MAX) {
-            st->too_large = 1;
-            free(st->body);
-            st->body = NULL;
-            st->len = 0;
-        }
-        /* libmicrohttpd cannot queue a response in the middle of a body, so
-         * an oversized chunked body is discarded and answered 413 at its
-         * end; past 16 MiB the connection is simply closed. */
-        if (st->too_large) {
-            st->discarded += n;
-            return st->discarded > 16u * WG_SERVER_BODY_MAX ? MHD_NO : MHD_YES;
-        }
-        if (st->len + n + 1 > st->cap) {
-            size_t cap = st->cap ? st->cap : 4096;
-            while (cap < st->len + n + 1)
-                cap *= 2;
-            char *b = realloc(st->body, cap);
-            if (!b)
-                return MHD_NO;
-            st->body = b;
-            st->cap = cap;
-        }
-        memcpy(st->body + st->len, upload, n);
-        st->len += n;
-        st->body[st->len] = '\0';
-        return MHD_YES;
+        return on_body(st, upload, n);
     }
+    if (st->refuse.status)
+        return send_error(c, srv, st, st->refuse.status, st->refuse.code, st->refuse.msg);
     return dispatch(c, srv, st, url, method);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode why)
 {
-    (void)c;
     wg_server *srv = cls;
+    wg_watch__answered(srv->watch, conn_watch(c));
     req_state *st = *con_cls;
     if (!st)
         return;
@@ -426,10 +618,36 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
         wg_server_logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu%s", st->method,
                        st->path, st->status, now_us() - st->t0,
                        why == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted=1");
+    if (st->counted)
+        atomic_fetch_sub(&srv->in_flight, 1);
     free(st->body);
     free(st);
     *con_cls = NULL;
-    atomic_fetch_sub(&srv->in_flight, 1);
+}
+
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    wg_server *srv = cls;
+    return wg_watch__admit(srv->watch, addr, len) ? MHD_YES : MHD_NO;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
+                          enum MHD_ConnectionNotificationCode what)
+{
+    wg_server *srv = cls;
+    if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+        wg_watch__closed(srv->watch, *socket_ctx);
+        *socket_ctx = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *ad =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ad ? ad->client_addr : NULL;
+    socklen_t len = !sa ? 0 : sa->sa_family == AF_INET6 ? (socklen_t)sizeof(struct sockaddr_in6)
+                                                        : (socklen_t)sizeof(struct sockaddr_in);
+    *socket_ctx = wg_watch__opened(srv->watch, fd ? fd->connect_fd : -1, sa, len);
 }
 
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
@@ -443,8 +661,61 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     wg_server_logf(&srv->ctx, "mhd %s", line);
 }
 
-int wg_http__start(wg_server *srv, const char *host, unsigned port, unsigned threads,
-                   unsigned timeout_s)
+/* The global connection limit: what was asked (or DEFAULT_CONNECTIONS), and
+ * never so close to RLIMIT_NOFILE that the store, the upstream connections
+ * and the workers run out of descriptors. */
+static int connection_limit(unsigned *out, unsigned asked, unsigned threads)
+{
+    struct rlimit rl;
+    unsigned long long room = ~0ull, nofile = 0;
+    unsigned long long reserve = FD_RESERVE + (unsigned long long)FD_RESERVE_PER_THREAD * threads;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        nofile = (unsigned long long)rl.rlim_cur;
+        room = nofile > reserve ? nofile - reserve : 0;
+    }
+    if (asked && asked < threads)
+        return wg_error_set(WG_EINVAL, "the connection limit %u is below the %u worker threads",
+                            asked, threads);
+    if (asked > room)
+        return wg_error_set(WG_EINVAL,
+                            "the connection limit %u is above what RLIMIT_NOFILE %llu allows "
+                            "(%llu, keeping %llu descriptors for the service): raise ulimit -n "
+                            "or lower the limit", asked, nofile, room, reserve);
+    unsigned n = asked ? asked : room < DEFAULT_CONNECTIONS ? (unsigned)room : DEFAULT_CONNECTIONS;
+    if (!asked && n < CONNECTIONS_MIN)
+        return wg_error_set(WG_EINVAL,
+                            "RLIMIT_NOFILE %llu leaves room for fewer than %d connections: "
+                            "raise ulimit -n", nofile, CONNECTIONS_MIN);
+    *out = n;
+    return 0;
+}
+
+static int start_watch(wg_server *srv, const wg_http_limits *lim, unsigned connections,
+                       unsigned *per_ip, unsigned *deadline_s)
+{
+    *per_ip = lim->per_ip ? lim->per_ip
+            : connections < DEFAULT_PER_IP ? connections : DEFAULT_PER_IP;
+    if (*per_ip > connections)
+        return wg_error_set(WG_EINVAL, "the per-address limit %u is above the connection limit %u",
+                            *per_ip, connections);
+    *deadline_s = lim->deadline_s ? lim->deadline_s : DEFAULT_DEADLINE_S;
+    wg_watch_options wo = { 0 };
+    wo.per_ip = *per_ip;
+    wo.request_deadline_ms = *deadline_s * 1000;
+    wo.gap_ms = (lim->timeout_s + *deadline_s) * 1000;
+    wo.max_connections = connections;
+    wo.trusted = lim->trusted;
+    wo.log = srv->log;
+    wo.log_ud = srv->log_ud;
+    int rc = wg_watch__new(&srv->watch, &wo);
+    if (rc == 0 && (rc = wg_watch__start(srv->watch)) < 0) {
+        wg_watch__free(srv->watch);
+        srv->watch = NULL;
+    }
+    return rc;
+}
+
+int wg_http__start(wg_server *srv, const char *host, unsigned port, const wg_http_limits *lim)
 {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -465,23 +736,35 @@ int wg_http__start(wg_server *srv, const char *host, unsigned port, unsigned thr
     } else {
         return wg_error_set(WG_EINVAL, "listen address %s is not an IP address", host);
     }
-    struct MHD_Daemon *d = MHD_start_daemon(flags, (unsigned short)port, NULL, NULL,
+    unsigned connections, per_ip, deadline_s;
+    int rc = connection_limit(&connections, lim->max_connections, lim->threads);
+    if (rc < 0 || (rc = start_watch(srv, lim, connections, &per_ip, &deadline_s)) < 0)
+        return rc;
+    struct MHD_Daemon *d = MHD_start_daemon(flags, (unsigned short)port, on_accept, srv,
         on_request, srv,
         MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv,
         MHD_OPTION_SOCK_ADDR, sa,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16 * 1024,
-        MHD_OPTION_CONNECTION_LIMIT, 1000u,
+        MHD_OPTION_THREAD_POOL_SIZE, lim->threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, lim->timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)WG_SERVER_CONN_MEMORY,
+        MHD_OPTION_CONNECTION_LIMIT, connections,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 512u,
+        MHD_OPTION_URI_LOG_CALLBACK, on_request_line, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
         MHD_OPTION_END);
-    if (!d)
+    if (!d) {
+        wg_watch__free(srv->watch);
+        srv->watch = NULL;
         return wg_error_set(WG_EIO, "cannot listen on %s port %u (in use, or not permitted)",
                             host, port);
+    }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info ? info->port : port;
     srv->mhd = d;
+    wg_server_logf(&srv->ctx, "limits connections=%u per_address=%u request_deadline_s=%u "
+                   "idle_timeout_s=%u trusted_proxies=%zu", connections, per_ip, deadline_s,
+                   lim->timeout_s, lim->n_trusted);
     return 0;
 }
 
@@ -494,7 +777,8 @@ void wg_http__stop(wg_server *srv)
      * libmicrohttpd with a suspended connection is undefined. */
     wg_sse__hub_close(srv->sse);
     /* Stop accepting, then give requests in flight up to 10 s to finish
-     * before connections are closed. */
+     * before connections are closed. The watchdog goes last: it may act on
+     * any connection until libmicrohttpd has closed them all. */
     MHD_quiesce_daemon(d);
     for (int i = 0; i < 1000 && atomic_load(&srv->in_flight) > 0; i++) {
         struct timespec ts = { 0, 10 * 1000 * 1000 };
@@ -502,4 +786,6 @@ void wg_http__stop(wg_server *srv)
     }
     MHD_stop_daemon(d);
     srv->mhd = NULL;
+    wg_watch__free(srv->watch);
+    srv->watch = NULL;
 }

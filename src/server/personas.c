@@ -199,15 +199,15 @@ int wg_personas__create(json_t **out, const char *data_dir, const json_t *body)
         if (!json_is_string(t) || !tool_name_ok(json_string_value(t)))
             return wg_error_set(WG_EINVAL, "tools[%zu] must be a tool name ([a-z0-9_:-.])", i);
         if (read_only && !wg_personas__tool_readonly(json_string_value(t)))
-            return wg_error_set(WG_EINVAL, "tools[%zu] (%s) is not a read-only tool, but readOnly is true",
-                                i, json_string_value(t));
+            return wg_error_set(WG_EINVAL, "tools[%zu] is not a read-only tool, but readOnly is true",
+                                i);
     }
     char id[65];
     slugify(id, sizeof id, name);
     if (!*id)
         return wg_error_set(WG_EINVAL, "name must contain letters or digits");
     if (is_builtin(id))
-        return wg_error_set(WG_EEXISTS, "persona %s is built in", id);
+        return wg_error_set(WG_EEXISTS, "a built-in persona has this name");
     char file[80];
     snprintf(file, sizeof file, "%s.json", id);
     char *dir = personas_dir(data_dir);
@@ -219,7 +219,7 @@ int wg_personas__create(json_t **out, const char *data_dir, const json_t *body)
     if (wg_files__read(&existing, NULL, path, PERSONA_FILE_MAX) == 0) {
         free(existing);
         free(path);
-        return wg_error_set(WG_EEXISTS, "persona %s already exists", id);
+        return wg_error_set(WG_EEXISTS, "a persona with this name already exists");
     }
     json_t *p = json_pack("{s:s,s:s,s:s,s:s,s:O,s:b,s:b}", "id", id, "name", name,
                           "description", description, "systemPrompt", prompt, "tools", tools,

@@ -33,6 +33,7 @@ int wg_res_json(wg_res *res, int status, json_t *body)
     }
     res->status = status;
     res->json = body;
+    res->formatted = 0;
     return 0;
 }
 
@@ -48,7 +49,9 @@ int wg_res_error(wg_res *res, int status, const char *code, const char *fmt, ...
     json_t *m = json_string(msg);
     if (!m)
         m = json_string("invalid request");
-    return wg_res_json(res, status, json_pack("{s:s,s:o}", "error", code, "message", m));
+    wg_res_json(res, status, json_pack("{s:s,s:o}", "error", code, "message", m));
+    res->formatted = 1;
+    return 0;
 }
 
 int wg_res_text(wg_res *res, int status, const char *content_type, char *text, size_t len)

@@ -17,8 +17,13 @@
  *      differ.
  *
  * WHAT THE FRAMEWORK DOES BEFORE A HANDLER RUNS (in this order):
- *   body limit 1 MiB (413 PAYLOAD_TOO_LARGE), Host check (403
- *   HOST_NOT_ALLOWED), OPTIONS preflight (204), path over 8 KiB (414),
+ *   framing (two Content-Length, a Transfer-Encoding other than chunked, or
+ *   both: 400 INVALID_REQUEST, connection closed), path over 8 KiB (414
+ *   URI_TOO_LONG), head over 16 KiB or 100 fields (431 HEADERS_TOO_LARGE),
+ *   %00 in the path or query (400 INVALID_PARAM), body limit 1 MiB (413
+ *   PAYLOAD_TOO_LARGE); these are answered once the body was read (and
+ *   thrown away, up to 8 MiB). Then the Host check (403
+ *   HOST_NOT_ALLOWED), OPTIONS preflight (204),
  *   bearer auth for every /api/ path (401 UNAUTHORIZED;
  *   the API token or the admin token), routing (404 NOT_FOUND / 405 with
  *   Allow), WG_ROUTE_ADMIN rows need the admin token (403 ADMIN_REQUIRED),
@@ -37,6 +42,12 @@
  *   WG_ETIMEOUT 504, WG_EBUSY 429; anything else 500 INTERNAL_ERROR with a
  *   generic message (the real one goes to the log only, never to the
  *   client, so a secret in a low-level message cannot leak).
+ *
+ * ERROR MESSAGES NEVER QUOTE THE REQUEST: write them without path
+ *   parameters, query or body values ("no plugin by that name"). As a
+ *   backstop, a message set through wg_res_error (or from wg_error_last())
+ *   that contains one of them is replaced by a fixed text for its status
+ *   (echo.c); bodies built with wg_res_json are sent as they are.
  *
  * Area state: an area may have init/fini. init runs once at start-up, in
  * area-name order, and may keep a pointer in *state; other areas can find it
@@ -108,6 +119,8 @@ typedef struct wg_res {
     const char *header_name[4];         /* static strings */
     char *header_value[4];              /* owned */
     struct wg_sse *stream;              /* owned: a server-sent event stream (sse.h) */
+    int formatted;                      /* internal: the message came from wg_res_error,
+                                           so the framework checks it for echoes */
 } wg_res;
 
 typedef int (*wg_route_fn)(wg_res *res, const wg_req *req);
@@ -188,6 +201,9 @@ const char *wg_req_param(const wg_req *req, const char *name);
 const char *wg_req_query(const wg_req *req, const char *name);
 /* A request header (case-insensitive name), or NULL. */
 const char *wg_req_header(const wg_req *req, const char *name);
+/* 1 when the request carries the admin token (the operator over HTTP,
+ * docs/security.md section 1), 0 for the API token. */
+int wg_req_is_admin(const wg_req *req);
 
 /* Body field readers. Each returns 0 and writes *out (absent optional fields
  * leave *out untouched), or -1 after answering 400

@@ -260,7 +260,7 @@ static int set_plugin(wg_res *res, const wg_req *req, int disable)
     if (rc < 0)
         return wg_res_error(res, 400, "PLUGIN_ERROR", "%s", wg_error_last());
     if (!found)
-        return wg_res_error(res, 404, "NOT_FOUND", "no plugin named %s", name);
+        return wg_res_error(res, 404, "NOT_FOUND", "no plugin by that name");
     if ((rc = change_plugin(req->ctx->store, name, disable)) < 0)
         return wg_res_error(res, 400, "PLUGIN_ERROR", "the plugin state could not be saved");
     atomic_fetch_add(&((caps_state *)req->area_state)->generation, 1);

@@ -5,12 +5,15 @@
  *   POST /api/connectors/:id/connect     {connected:true, connectorId}; 400 no token/apiKey;
  *                                        404 unknown id; 503 no vault; 403
  *                                        TIER_INSUFFICIENT past the tier's connectorLimit
- *   POST /api/connectors/:id/disconnect  {disconnected, connectorId, cleanedKeys}; 503 no vault
+ *   POST /api/connectors/:id/disconnect  {disconnected, connectorId, cleanedKeys}; 503 no vault;
+ *                                        404 unknown id with nothing stored under it
  * The error bodies are the original's ({error:"Connector not found"} …).
  * The work is in the registry (src/connect/registry.c); the credential goes
  * to the vault and the connector reloads from it at once (reference 13
  * item 10). Besides the spec's body fields, connect accepts baseUrl (a
- * self-hosted GitHub/GitLab/Jira site). Connecting one connector more than
+ * self-hosted GitHub/GitLab/Jira site; for any other connector only with
+ * the admin token), checked by the upstream policy (403 FORBIDDEN when
+ * refused; docs/security.md 2.2). Connecting one connector more than
  * the effective tier's connectorLimit (FREE 5) answers requireTier's exact
  * 403 body; reconnecting and demo connectors always pass (reference 13
  * item 19). Connect and disconnect go through the engine
@@ -71,6 +74,9 @@ static int connect(wg_res *res, const wg_req *req)
         return 0;
     if (!cr.token || !*cr.token)
         return original_error(res, 400, "token or apiKey required");
+    /* the admin token is the operator (docs/security.md): it may set what
+     * the app may not (a base URL for any connector) */
+    cr.principal = wg_req_is_admin(req) ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
     if (!req->ctx->vault)
         return original_error(res, 503, "Vault not available");
     cr.scopes = scopes;
@@ -92,6 +98,8 @@ static int disconnect(wg_res *res, const wg_req *req)
         return original_error(res, 503, "Vault not available");
     json_t *out = NULL;
     int rc = wg_engine_disconnect(&out, req->ctx->engine, id, "api");
+    if (rc == WG_ENOTFOUND)   /* unknown, and no stale connector:<id>:* keys to clean */
+        return original_error(res, 404, "Connector not found");
     if (rc == WG_EUNSUPPORTED)
         return original_error(res, 503, "Vault not available");
     if (rc < 0)

@@ -102,7 +102,7 @@ static int install(wg_res *res, const wg_req *req)
     json_t *pack = dir ? load_pack(dir, name) : NULL;
     if (!pack) {
         free(dir);
-        return wg_res_error(res, 404, "NOT_FOUND", "no marketplace pack named %s", name);
+        return wg_res_error(res, 404, "NOT_FOUND", "no marketplace pack by that name");
     }
     json_t *skills = json_object_get(pack, "skills");
     size_t n = json_array_size(skills);
@@ -111,7 +111,7 @@ static int install(wg_res *res, const wg_req *req)
     char *dests[MAX_SKILLS] = { 0 };
     json_t *installed = json_array();
     if (n == 0 || n > MAX_SKILLS) {
-        rc = wg_error_set(WG_EINVAL, "pack %s lists %zu skills (1-%d allowed)", name, n, MAX_SKILLS);
+        rc = wg_error_set(WG_EINVAL, "the pack lists %zu skills (1-%d allowed)", n, MAX_SKILLS);
         goto done;
     }
     pthread_mutex_lock(&st->lock);
@@ -120,7 +120,7 @@ static int install(wg_res *res, const wg_req *req)
         const char *skill = json_string_value(json_array_get(skills, i));
         char file[80];
         if (!skill || !wg_files__name_ok(skill)) {
-            rc = wg_error_set(WG_EINVAL, "pack %s lists an invalid skill name", name);
+            rc = wg_error_set(WG_EINVAL, "the pack lists an invalid skill name");
             break;
         }
         snprintf(file, sizeof file, "%s.md", skill);
@@ -132,11 +132,11 @@ static int install(wg_res *res, const wg_req *req)
             break;
         }
         if ((rc = wg_files__read(&texts[i], NULL, src, SKILL_MAX)) < 0)
-            rc = wg_error_set(WG_EINVAL, "pack %s: skill %s is missing or too large", name, skill);
+            rc = wg_error_set(WG_EINVAL, "skill %zu of the pack is missing or too large", i + 1);
         free(src);
         char *existing = NULL;
         if (rc == 0 && wg_files__read(&existing, NULL, dests[i], SKILL_MAX) != WG_ENOTFOUND) {
-            rc = wg_error_set(WG_EEXISTS, "skill %s is already installed", skill);
+            rc = wg_error_set(WG_EEXISTS, "skill %zu of the pack is already installed", i + 1);
         }
         free(existing);
     }
@@ -192,12 +192,12 @@ static int publish(wg_res *res, const wg_req *req)
         goto done;
     }
     if (wg_files__read(&text, NULL, src, SKILL_MAX) < 0) {
-        rc = wg_error_set(WG_ENOTFOUND, "no installed skill named %s", name);
+        rc = wg_error_set(WG_ENOTFOUND, "no installed skill by that name");
         goto done;
     }
     pthread_mutex_lock(&st->lock);
     if (wg_files__read(&mtext, NULL, manifest, SKILL_MAX) != WG_ENOTFOUND) {
-        rc = wg_error_set(WG_EEXISTS, "marketplace pack %s already exists", name);
+        rc = wg_error_set(WG_EEXISTS, "a marketplace pack by that name already exists");
     } else {
         pack = json_pack("{s:s,s:s,s:[s]}", "name", name, "description", description, "skills", name);
         char *pj = pack ? json_dumps(pack, JSON_INDENT(2)) : NULL;

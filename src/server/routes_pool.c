@@ -21,7 +21,7 @@ static int status(wg_res *res, const wg_req *req)
         return rc;
     if (wg_pool_size(pool) == 0) {
         wg_pool_free(pool);
-        return wg_res_error(res, 404, "NOT_FOUND", "no keys for provider %s in the vault", provider);
+        return wg_res_error(res, 404, "NOT_FOUND", "no keys for this provider in the vault");
     }
     json_t *out = NULL;
     rc = wg_pool_status(&out, pool);

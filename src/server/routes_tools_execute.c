@@ -51,8 +51,9 @@ int wg_tools__parse_call(wg_engine_call *call, wg_autonomy_request *autonomy, wg
 /* The engine's refusals as HTTP answers. */
 int wg_tools__error(wg_res *res, int rc, const char *tool)
 {
+    (void)tool;   /* never echoed: body values stay out of error messages */
     if (rc == WG_ENOTFOUND)
-        return wg_res_error(res, 404, "NOT_FOUND", "'%.200s' is not a tool this service runs", tool);
+        return wg_res_error(res, 404, "NOT_FOUND", "tool is not a tool this service runs");
     if (rc == WG_EBUSY)
         return wg_res_error(res, 429, "TOO_MANY_PENDING", "%s", wg_error_last());
     if (rc == WG_EINVAL)
@@ -108,7 +109,7 @@ static int approval(wg_res *res, const wg_req *req)
     wg_engine_outcome o;
     int rc = wg_engine_approve(req->ctx->engine, id, json_is_true(v), NULL, &o);
     if (rc == WG_ENOTFOUND)
-        return wg_res_error(res, 404, "NOT_FOUND", "no pending approval with that id");
+        return wg_res_error(res, 404, "NOT_FOUND", "no pending approval with this id");
     if (rc < 0)
         return rc;
     char msg[128];

@@ -94,6 +94,7 @@ static void release(wg_server *srv)
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
     free_list(srv->cors_origins);
+    free_list(srv->obsidian_roots);
     if (srv->api_token)
         sodium_memzero(srv->api_token, strlen(srv->api_token));
     if (srv->admin_token)
@@ -147,6 +148,10 @@ static int init_handles(wg_server *srv, const wg_server_options *opt)
     eo.autonomy_cap_ms = opt->autonomy_cap_ms;
     eo.approval_ttl_ms = (int64_t)opt->approval_ttl_s * 1000;
     eo.never_autopass = opt->never_autopass;
+    eo.allow_private_upstreams = srv->allow_private_upstreams;
+    eo.allow_http_upstreams = srv->allow_http_upstreams;
+    eo.allow_privileged_db_roles = srv->allow_privileged_db_roles;
+    eo.obsidian_roots = (const char *const *)srv->obsidian_roots;
     eo.log = log_engine;
     eo.log_ud = srv;
     int rc = 0;
@@ -167,9 +172,7 @@ static int init_handles(wg_server *srv, const wg_server_options *opt)
         (rc = wg_engine_registry(&reg, e)) < 0)
         return rc;
     srv->ctx.registry = reg;
-    srv->vault_seam = (wg_connect_vault){ srv->ctx.vault_db, wg_vault_seam_get, wg_vault_seam_set,
-                                          wg_vault_seam_del, wg_vault_seam_list,
-                                          wg_vault_seam_take };
+    wg_connect_vault_of(&srv->vault_seam, srv->ctx.vault_db);
     srv->ctx.vault = &srv->vault_seam;
     wg_autonomy_policy pol;
     wg_engine_autonomy_policy(&pol, e);
@@ -215,12 +218,16 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->data_dir = strdup(opt->data_dir);
     srv->allowed_hosts = copy_list(opt->allowed_hosts);
     srv->cors_origins = copy_list(opt->cors_origins);
-    if (!srv->data_dir || !srv->allowed_hosts || !srv->cors_origins) {
+    srv->obsidian_roots = copy_list(opt->obsidian_roots);
+    if (!srv->data_dir || !srv->allowed_hosts || !srv->cors_origins || !srv->obsidian_roots) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto fail;
     }
     srv->ctx.data_dir = srv->data_dir;
     srv->ctx.demo = opt->demo;
+    srv->allow_private_upstreams = opt->allow_private_upstreams != 0;
+    srv->allow_http_upstreams = opt->allow_http_upstreams != 0;
+    srv->allow_privileged_db_roles = opt->allow_privileged_db_roles != 0;
     srv->ctx.log = opt->log;
     srv->ctx.log_ud = opt->log_ud;
     srv->ctx.priv = srv;
@@ -243,8 +250,12 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
         goto fail;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = opt->threads ? opt->threads : (cores > 0 ? (unsigned)cores : 1);
-    if ((rc = wg_http__start(srv, srv->listen_host, port, threads,
-                             opt->timeout_s ? opt->timeout_s : DEFAULT_TIMEOUT_S)) < 0)
+    wg_http_limits lim = { threads, opt->timeout_s ? opt->timeout_s : DEFAULT_TIMEOUT_S,
+                           opt->max_connections, opt->max_connections_per_ip,
+                           opt->request_deadline_s, opt->trusted_proxies, 0 };
+    while (lim.trusted && lim.trusted[lim.n_trusted])
+        lim.n_trusted++;
+    if ((rc = wg_http__start(srv, srv->listen_host, port, &lim)) < 0)
         goto fail;
     wg_server_logf(&srv->ctx, "waggled %s listening on http://%s%s%s:%u data_dir=%s threads=%u",
                    WAGGLE_VERSION, strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,

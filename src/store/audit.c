@@ -1,9 +1,13 @@
 /* audit.c - the append-only audit log with a SHA-256 hash chain
- * (waggle/audit.h). Each append is one write transaction that reads the
- * chain's head and inserts the next row, so appenders in several processes
- * serialise and the chain never forks. Inputs are masked before they are
- * stored: secrets never reach the log. */
+ * (waggle/audit.h): opening (the seal key), masking, appends and reading.
+ * Each append is one write transaction that checks the sealed anchor
+ * against the chain's head, inserts the next row and moves the anchor, so
+ * appenders in several processes serialise and the chain never forks.
+ * Inputs are masked before they are stored: secrets never reach the log.
+ * Seals, the anchor, the data dir witness and verify are audit_anchor.c. */
+#include "store/audit_anchor.h"
 #include "waggle/audit.h"
+#include "waggle/datadir.h"
 #include "waggle/error.h"
 #include "waggle/tier.h"
 
@@ -13,14 +17,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ZERO_HASH "0000000000000000000000000000000000000000000000000000000000000000"
 #define MASK "***"
 #define MIN_SECRET_LEN 4
+#define KDF_CONTEXT "wgaudit1"   /* crypto_kdf context of the seal key */
+#define KDF_ID 1
 
-struct wg_audit {
-    wg_store *st;
-    wg_vault *vault;
-};
+/* The seal key comes from the vault key: the caller's vault, or one
+ * opened here for the key alone (then masking stays key-based only, as
+ * the contract says). */
+static int derive_key(wg_audit *a, wg_vault *vault)
+{
+    wg_vault *own = NULL;
+    int rc = 0;
+    if (!vault && (rc = wg_vault_open(&own, a->st)) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "%s", wg_error_last());
+        return wg_error_set(rc, "the audit log is sealed with a key derived from the vault key, "
+                                "and the vault does not open: %s", why);
+    }
+    rc = wg_vault_derive_key(a->key, vault ? vault : own, KDF_CONTEXT, KDF_ID);
+    wg_vault_free(own);
+    return rc;
+}
 
 int wg_audit_open(wg_audit **out, wg_store *st, wg_vault *vault)
 {
@@ -29,17 +47,38 @@ int wg_audit_open(wg_audit **out, wg_store *st, wg_vault *vault)
     if (sodium_init() < 0)
         return wg_error_set(WG_EINTERNAL, "libsodium failed to initialise");
     wg_audit *a = calloc(1, sizeof *a);
-    if (!a)
+    if (!a || !(a->key = sodium_malloc(WG_VAULT_KEY_BYTES))) {
+        free(a);
         return wg_error_set(WG_ENOMEM, "out of memory");
+    }
     a->st = st;
     a->vault = vault;
+    const char *dir = wg_store_data_dir(st);
+    int rc = dir ? wg_datadir_path(&a->witness, dir, WG_AUDIT_WITNESS_FILE) : 0;
+    if (rc == 0)
+        rc = derive_key(a, vault);
+    if (rc == 0)
+        rc = wg_audit__seal_on_open(a);
+    if (rc < 0) {
+        wg_audit_free(a);
+        return rc;
+    }
     *out = a;
     return 0;
 }
 
 void wg_audit_free(wg_audit *a)
 {
+    if (!a)
+        return;
+    sodium_free(a->key);   /* wipes it */
+    free(a->witness);
     free(a);
+}
+
+int64_t wg_audit_legacy_sealed(const wg_audit *a)
+{
+    return a ? a->sealed_legacy : 0;
 }
 
 /* ---- masking ---------------------------------------------------------------- */
@@ -196,9 +235,9 @@ int wg_audit_mask(json_t **out, const json_t *input, wg_vault *vault)
 /* hash = SHA-256(prev_hash || "\n" || canonical), canonical a compact JSON
  * array [id, ts, event, actor, tool, input, decision, rule] of the stored
  * texts (null for absent), so any edited column changes it. */
-static int row_hash(char hex[65], const char *prev, int64_t id, const char *ts,
-                    const char *event, const char *actor, const char *tool,
-                    const char *input, const char *decision, const char *rule)
+int wg_audit__row_hash(char hex[WG_AUDIT__HEX], const char *prev, int64_t id, const char *ts,
+                       const char *event, const char *actor, const char *tool,
+                       const char *input, const char *decision, const char *rule)
 {
     json_t *arr = json_pack("[I,s,s,s?,s?,s?,s?,s?]", (json_int_t)id, ts, event, actor, tool,
                             input, decision, rule);
@@ -214,7 +253,7 @@ static int row_hash(char hex[65], const char *prev, int64_t id, const char *ts,
     crypto_hash_sha256_update(&h, (const unsigned char *)canon, strlen(canon));
     crypto_hash_sha256_final(&h, d);
     free(canon);
-    sodium_bin2hex(hex, 65, d, sizeof d);
+    sodium_bin2hex(hex, WG_AUDIT__HEX, d, sizeof d);
     return 0;
 }
 
@@ -229,58 +268,93 @@ static int check_event(const char *ev)
     return 0;
 }
 
+/* The masked input as stored: compact, sorted JSON, or NULL. */
+static int serialise_input(char **out, wg_audit *a, const json_t *input)
+{
+    *out = NULL;
+    if (!input)
+        return 0;
+    json_t *masked = NULL;
+    int rc = wg_audit_mask(&masked, input, a->vault);
+    if (rc < 0)
+        return rc;
+    *out = json_dumps(masked, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    json_decref(masked);
+    return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+}
+
+int wg_audit__insert(wg_audit *a, int64_t id, const char *prev, const wg_audit_record *rec,
+                     const char *input, char hash[WG_AUDIT__HEX])
+{
+    char ts[32], seal[WG_AUDIT__HEX], aseal[WG_AUDIT__HEX];
+    wg_time_format_iso(ts, rec->ts_ms ? rec->ts_ms : wg_time_now_ms());
+    int rc = wg_audit__row_hash(hash, prev, id, ts, rec->event, rec->actor, rec->tool, input,
+                                rec->decision, rec->rule);
+    if (rc < 0)
+        return rc;
+    wg_audit__seal(seal, a, WG_AUDIT__ROW, id, hash);
+    wg_audit__seal(aseal, a, WG_AUDIT__ANCHOR, id, hash);
+    wg_store_value p[11] = {
+        WG_SV_INT(id), WG_SV_TEXT(ts), WG_SV_TEXT(rec->event), WG_SV_TEXT(rec->actor),
+        WG_SV_TEXT(rec->tool), WG_SV_TEXT(input), WG_SV_TEXT(rec->decision),
+        WG_SV_TEXT(rec->rule), WG_SV_TEXT(prev), WG_SV_TEXT(hash), WG_SV_TEXT(seal),
+    };
+    if ((rc = wg_store_exec(a->st,
+            "INSERT INTO audit_log (id, ts, event, actor, tool, input, decision, rule,"
+            " prev_hash, hash, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            p, 11, NULL, NULL)) < 0)
+        return rc;
+    /* The anchor moves in the same transaction as the row: a crash leaves
+     * both or neither, never a valid log that looks shortened. */
+    wg_store_value q[4] = { WG_SV_INT(id), WG_SV_TEXT(hash), WG_SV_TEXT(aseal), WG_SV_TEXT(ts) };
+    int64_t changed = 0;
+    if ((rc = wg_store_exec(a->st, "UPDATE audit_anchor SET row_count = ?, head = ?, seal = ?,"
+                            " updated_at = ? WHERE id = 1", q, 4, NULL, &changed)) < 0)
+        return rc;
+    return changed == 1 ? 0 : wg_error_set(WG_ECRYPTO, "the audit anchor row is missing");
+}
+
+int wg_audit__head(int64_t *id, char hash[WG_AUDIT__HEX], wg_audit *a)
+{
+    wg_store_rows *rows = NULL;
+    int rc = wg_store_exec(a->st, "SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1",
+                           NULL, 0, &rows, NULL);
+    if (rc < 0)
+        return rc;
+    const char *h = wg_store_rows_count(rows) ? wg_store_rows_text(rows, 0, 1) : NULL;
+    *id = wg_store_rows_count(rows) ? wg_store_rows_int(rows, 0, 0) : 0;
+    snprintf(hash, WG_AUDIT__HEX, "%s", h ? h : WG_AUDIT__ZERO_HASH);
+    wg_store_rows_free(rows);
+    return 0;
+}
+
 int wg_audit_append(wg_audit *a, const wg_audit_record *rec, int64_t *id_out)
 {
     if (!a || !rec)
         return wg_error_set(WG_EINVAL, "wg_audit_append: NULL argument");
     int rc = check_event(rec->event);
-    if (rc < 0)
-        return rc;
     char *input = NULL;
-    if (rec->input) {
-        json_t *masked = NULL;
-        if ((rc = wg_audit_mask(&masked, rec->input, a->vault)) < 0)
-            return rc;
-        input = json_dumps(masked, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-        json_decref(masked);
-        if (!input)
-            return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    char ts[32];
-    wg_time_format_iso(ts, rec->ts_ms ? rec->ts_ms : wg_time_now_ms());
+    if (rc < 0 || (rc = serialise_input(&input, a, rec->input)) < 0)
+        return rc;
     if ((rc = wg_store_begin(a->st, WG_STORE_TX_WRITE)) < 0) {
         free(input);
         return rc;
     }
-    wg_store_rows *rows = NULL;
-    rc = wg_store_exec(a->st, "SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1",
-                       NULL, 0, &rows, NULL);
-    if (rc == 0) {
-        int64_t id = wg_store_rows_count(rows) ? wg_store_rows_int(rows, 0, 0) + 1 : 1;
-        const char *prev = wg_store_rows_count(rows) ? wg_store_rows_text(rows, 0, 1) : ZERO_HASH;
-        char hash[65];
-        rc = row_hash(hash, prev ? prev : ZERO_HASH, id, ts, rec->event, rec->actor, rec->tool,
-                      input, rec->decision, rec->rule);
-        if (rc == 0) {
-            wg_store_value p[10] = {
-                WG_SV_INT(id), WG_SV_TEXT(ts), WG_SV_TEXT(rec->event), WG_SV_TEXT(rec->actor),
-                WG_SV_TEXT(rec->tool), WG_SV_TEXT(input), WG_SV_TEXT(rec->decision),
-                WG_SV_TEXT(rec->rule), WG_SV_TEXT(prev ? prev : ZERO_HASH), WG_SV_TEXT(hash),
-            };
-            rc = wg_store_exec(a->st,
-                "INSERT INTO audit_log (id, ts, event, actor, tool, input, decision, rule,"
-                " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", p, 10, NULL, NULL);
-            if (rc == 0 && id_out)
-                *id_out = id;
-        }
-    }
-    wg_store_rows_free(rows);
+    int64_t last = 0;
+    char prev[WG_AUDIT__HEX], hash[WG_AUDIT__HEX];
+    if ((rc = wg_audit__anchor_check(a, &last, prev)) == 0)
+        rc = wg_audit__insert(a, last + 1, prev, rec, input, hash);
     free(input);
     if (rc < 0) {
         wg_store_rollback(a->st);
         return rc;
     }
-    return wg_store_commit(a->st);
+    if ((rc = wg_store_commit(a->st)) < 0)
+        return rc;
+    if (id_out)
+        *id_out = last + 1;
+    wg_audit__witness_advance(a, last + 1, hash, prev);
+    return 0;
 }
 
 /* ---- reading ------------------------------------------------------------------ */
@@ -389,64 +463,6 @@ json_t *wg_audit_event_json(const wg_audit_event *e)
     json_object_set_new(o, "rule", e->rule ? json_string(e->rule) : json_null());
     json_object_set_new(o, "hash", e->hash ? json_string(e->hash) : json_null());
     return o;
-}
-
-/* ---- verify --------------------------------------------------------------------- */
-
-#define PAGE 500
-
-int wg_audit_verify(wg_audit_verify_result *res, wg_audit *a)
-{
-    if (!res || !a)
-        return wg_error_set(WG_EINVAL, "wg_audit_verify: NULL argument");
-    memset(res, 0, sizeof *res);
-    res->ok = 1;
-    char prev[65] = ZERO_HASH;
-    int64_t expect_id = 1, after = 0;
-    for (;;) {
-        wg_store_value p[2] = { WG_SV_INT(after), WG_SV_INT(PAGE) };
-        wg_store_rows *rows = NULL;
-        int rc = wg_store_exec(a->st, "SELECT " COLS " FROM audit_log WHERE id > ?"
-                               " ORDER BY id LIMIT ?", p, 2, &rows, NULL);
-        if (rc < 0)
-            return rc;
-        size_t n = wg_store_rows_count(rows);
-        for (size_t r = 0; r < n; r++) {
-            int64_t id = wg_store_rows_int(rows, r, 0);
-            const char *ph = wg_store_rows_text(rows, r, 8), *h = wg_store_rows_text(rows, r, 9);
-            char calc[65];
-            const char *why = NULL;
-            if (id != expect_id) {
-                why = "a row is missing before it (ids are not consecutive)";
-            } else if (!ph || strcmp(ph, prev)) {
-                why = "its prev_hash does not match the previous row's hash";
-            } else if ((rc = row_hash(calc, prev, id, wg_store_rows_text(rows, r, 1) ? wg_store_rows_text(rows, r, 1) : "",
-                                      wg_store_rows_text(rows, r, 2) ? wg_store_rows_text(rows, r, 2) : "",
-                                      wg_store_rows_text(rows, r, 3), wg_store_rows_text(rows, r, 4),
-                                      wg_store_rows_text(rows, r, 5), wg_store_rows_text(rows, r, 6),
-                                      wg_store_rows_text(rows, r, 7))) < 0) {
-                wg_store_rows_free(rows);
-                return rc;
-            } else if (!h || strcmp(h, calc)) {
-                why = "its content does not match its hash (the row was edited)";
-            }
-            if (why) {
-                res->ok = 0;
-                res->first_bad_id = id;
-                snprintf(res->reason, sizeof res->reason, "row %lld: %s", (long long)id, why);
-                wg_store_rows_free(rows);
-                return 0;
-            }
-            snprintf(prev, sizeof prev, "%s", h);
-            res->rows++;
-            expect_id = id + 1;
-            after = id;
-        }
-        wg_store_rows_free(rows);
-        if (n < PAGE)
-            break;
-    }
-    return 0;
 }
 
 /* ---- the connector registry's seam ----------------------------------------------- */

@@ -44,16 +44,30 @@ int wg_files__read(char **out, size_t *len, const char *path, size_t max)
     return 0;
 }
 
+/* mkdir -p for the folders above path's last component, each new one 0700;
+ * existing ones are left as they are. One pass over the path. */
+static void make_parents(char *dir)
+{
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        mkdir(dir, 0700);
+        *p = '/';
+    }
+    mkdir(dir, 0700);
+}
+
 int wg_files__write_atomic(const char *path, const char *data, size_t len)
 {
     char *dir = strdup(path);
     if (!dir)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = '\0';
-        mkdir(dir, 0700);
-    }
+    make_parents(dir);
     free(dir);
     size_t n = strlen(path) + 16;
     char *tmp = malloc(n);

@@ -14,8 +14,9 @@
  * read); WG_ENOMEM. *out is untouched on failure. */
 int wg_files__read(char **out, size_t *len, const char *path, size_t max);
 
-/* Writes via a temp file + rename (mode 0600), creating the parent folder
- * (0700). Returns 0, WG_EIO, WG_ENOMEM. */
+/* Writes via a temp file + rename (mode 0600), creating every missing
+ * parent folder (0700; existing ones keep their mode). Returns 0, WG_EIO,
+ * WG_ENOMEM. */
 int wg_files__write_atomic(const char *path, const char *data, size_t len);
 
 /* 1 when s is a safe single path component: [A-Za-z0-9._-], 1..64 chars,

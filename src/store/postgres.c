@@ -6,7 +6,8 @@
  * BYTEA, results come back in text format and are typed by column OID.
  * A write transaction takes a transaction-scoped advisory lock, the
  * equivalent of SQLite's BEGIN IMMEDIATE: read-modify-write sequences (the
- * audit chain's head, pool cooldowns) never interleave across replicas.
+ * audit chain's head, pool cooldowns) never interleave across replicas;
+ * a read transaction is a REPEATABLE READ snapshot.
  * NOTICEs are swallowed: the library never prints. */
 #include "waggle/store.h"
 #include "waggle/error.h"
@@ -195,7 +196,10 @@ static int simple(PGconn *c, const char *sql)
 
 static int pg_begin(void *c, wg_store_tx kind)
 {
-    int rc = simple(c, "BEGIN");
+    /* A read transaction is one snapshot (REPEATABLE READ), as SQLite's
+     * deferred BEGIN is under WAL: wg_audit_verify reads the anchor and
+     * every row of the chain as of one moment while appends go on. */
+    int rc = simple(c, kind == WG_STORE_TX_WRITE ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ");
     if (rc == 0 && kind == WG_STORE_TX_WRITE) {
         char q[64];
         snprintf(q, sizeof q, "SELECT pg_advisory_xact_lock(%d)", WRITE_LOCK_KEY);

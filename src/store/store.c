@@ -4,6 +4,7 @@
  * dialect details live in the back ends (sqlite.c). */
 #include "waggle/store.h"
 #include "waggle/error.h"
+#include "waggle/tier.h"
 
 #include <pthread.h>
 #include <sodium.h>
@@ -225,8 +226,31 @@ static const char *const m1[] = {
     NULL
 };
 
-/* 3: pending approvals (src/engine/approvals.c): one row per call waiting
- * for a person, so any process or replica on the store can answer it. */
+/* 2: the audit anchor (audit.c). Every row gets a keyed seal, and one
+ * anchor row keeps the sealed chain head (row count + newest hash). The
+ * migration has no key, so it leaves the anchor unsealed (seal ''):
+ * wg_audit_open seals it, and says so with an audit_anchored row when
+ * older rows exist. */
+static const char *const m2[] = {
+    "ALTER TABLE audit_log ADD COLUMN seal TEXT",
+    "CREATE TABLE IF NOT EXISTS audit_anchor ("
+    " id BIGINT PRIMARY KEY, row_count BIGINT NOT NULL, head TEXT NOT NULL,"
+    " seal TEXT NOT NULL, updated_at TEXT NOT NULL)",
+    "INSERT INTO audit_anchor (id, row_count, head, seal, updated_at)"
+    " VALUES (1, 0, '', '', '')",
+    NULL
+};
+
+/* 4 (connectors2): lease locks, e.g. one OAuth2 refresh at a time per
+ * connection across processes and replicas (wg_store_lock_take). */
+static const char *const m4[] = {
+    "CREATE TABLE IF NOT EXISTS store_locks ("
+    " name TEXT PRIMARY KEY, owner TEXT NOT NULL, until_ms BIGINT NOT NULL)",
+    NULL
+};
+
+/* 3 (engine): pending approvals (src/engine/approvals.c): one row per call
+ * waiting for a person, so any process or replica on the store can answer. */
 static const char *const m3[] = {
     "CREATE TABLE IF NOT EXISTS approvals ("
     " id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL,"
@@ -240,7 +264,9 @@ static const char *const m3[] = {
 
 static const migration migrations[] = {
     { 1, m1 },
+    { 2, m2 },
     { 3, m3 },
+    { 4, m4 },
 };
 
 static int run_sql(wg_store *st, const char *tmpl)
@@ -286,6 +312,9 @@ static int run_sql(wg_store *st, const char *tmpl)
     return rc;
 }
 
+/* Applies every migration whose version is not recorded yet. Versions are
+ * allocated to several branches and may land out of order (4 before 2), so
+ * a store is checked against each version, not against the highest one. */
 static int migrate(wg_store *st)
 {
     int rc = wg_store_begin(st, WG_STORE_TX_WRITE);
@@ -296,28 +325,24 @@ static int migrate(wg_store *st)
             "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
             NULL, 0, NULL, NULL)) < 0)
         goto fail;
-    /* Versions are allocated to parallel work, so a store may have 3 before
-     * 2 exists: every migration not recorded runs, in version order. */
     if ((rc = st->be->exec(st->db, "SELECT version FROM schema_version",
                            NULL, 0, &rows, NULL)) < 0)
         goto fail;
     int have = 0;
-    for (size_t r = 0; r < wg_store_rows_count(rows); r++)
-        if ((int)wg_store_rows_int(rows, r, 0) > have)
-            have = (int)wg_store_rows_int(rows, r, 0);
+    size_t applied = wg_store_rows_count(rows);
     for (size_t m = 0; m < sizeof migrations / sizeof *migrations; m++) {
         int done = 0;
-        for (size_t r = 0; r < wg_store_rows_count(rows) && !done; r++)
+        for (size_t r = 0; r < applied && !done; r++)
             done = wg_store_rows_int(rows, r, 0) == migrations[m].version;
-        if (done)
-            continue;
-        for (const char *const *s = migrations[m].stmts; *s; s++)
-            if ((rc = run_sql(st, *s)) < 0)
+        if (!done) {
+            for (const char *const *s = migrations[m].stmts; *s; s++)
+                if ((rc = run_sql(st, *s)) < 0)
+                    goto fail;
+            wg_store_value v = WG_SV_INT(migrations[m].version);
+            if ((rc = st->be->exec(st->db, "INSERT INTO schema_version (version) VALUES (?)",
+                                   &v, 1, NULL, NULL)) < 0)
                 goto fail;
-        wg_store_value v = WG_SV_INT(migrations[m].version);
-        if ((rc = st->be->exec(st->db, "INSERT INTO schema_version (version) VALUES (?)",
-                               &v, 1, NULL, NULL)) < 0)
-            goto fail;
+        }
         if (migrations[m].version > have)
             have = migrations[m].version;
     }
@@ -454,6 +479,41 @@ int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t 
     if (changed < 1)
         return wg_error_set(WG_EDENIED, "counter %s reached its limit %lld", key, (long long)limit);
     return 0;
+}
+
+/* One statement decides: the row is inserted when absent, or taken over
+ * when its lease ran out or the owner renews it; otherwise nothing changes
+ * and the lock is busy. */
+static const char LOCK_TAKE_SQL[] =
+    "INSERT INTO store_locks (name, owner, until_ms) VALUES (?, ?, ?)"
+    " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until_ms = excluded.until_ms"
+    " WHERE store_locks.until_ms <= ? OR store_locks.owner = ?";
+
+int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
+                       int64_t now_ms)
+{
+    if (!st || !name || !*name || !owner || !*owner || ttl_ms < 1)
+        return wg_error_set(WG_EINVAL, "lock name, owner and a ttl >= 1 ms are required");
+    if (!now_ms)
+        now_ms = wg_time_now_ms();
+    wg_store_value p[5] = { WG_SV_TEXT(name), WG_SV_TEXT(owner), WG_SV_INT(now_ms + ttl_ms),
+                            WG_SV_INT(now_ms), WG_SV_TEXT(owner) };
+    int64_t changed = 0;
+    int rc = wg_store_exec(st, LOCK_TAKE_SQL, p, 5, NULL, &changed);
+    if (rc < 0)
+        return rc;
+    if (changed < 1)
+        return wg_error_set(WG_EBUSY, "lock %s is held", name);
+    return 0;
+}
+
+int wg_store_lock_release(wg_store *st, const char *name, const char *owner)
+{
+    if (!st || !name || !owner)
+        return wg_error_set(WG_EINVAL, "lock name and owner are required");
+    wg_store_value p[2] = { WG_SV_TEXT(name), WG_SV_TEXT(owner) };
+    return wg_store_exec(st, "DELETE FROM store_locks WHERE name = ? AND owner = ?", p, 2,
+                         NULL, NULL);
 }
 
 int wg_store_setting_set(wg_store *st, const char *key, const char *value)

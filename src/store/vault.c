@@ -356,6 +356,17 @@ void wg_vault_free(wg_vault *v)
 
 wg_store *wg_vault_store(const wg_vault *v) { return v ? v->st : NULL; }
 
+int wg_vault_derive_key(unsigned char out[WG_VAULT_KEY_BYTES], const wg_vault *v,
+                        const char *context, uint64_t id)
+{
+    if (!out || !v || !context || strlen(context) != crypto_kdf_CONTEXTBYTES)
+        return wg_error_set(WG_EINVAL, "wg_vault_derive_key: a vault and an 8-character context are required");
+    /* crypto_kdf_KEYBYTES == WG_VAULT_KEY_BYTES: the vault key is a KDF master key. */
+    if (crypto_kdf_derive_from_key(out, WG_VAULT_KEY_BYTES, id, context, v->key) != 0)
+        return wg_error_set(WG_EINTERNAL, "key derivation failed");
+    return 0;
+}
+
 /* ---- entries -------------------------------------------------------------- */
 
 void wg_vault_entry_free(wg_vault_entry *e)
@@ -811,6 +822,50 @@ int wg_vault_seam_take(void *ctx, const char *name, long limit, long *count)
     if (count)
         *count = (long)n;
     return rc;
+}
+
+/* The same layout as struct wg_connect_vault_item in waggle/connector.h
+ * (the store layer does not include the connector layer's header). */
+struct wg_connect_vault_item {
+    const char *name;
+    const char *value;
+    const json_t *meta;
+};
+
+int wg_vault_seam_set_many(void *ctx, const struct wg_connect_vault_item *items, size_t n)
+{
+    wg_vault *v = ctx;
+    int rc = wg_store_begin(v->st, WG_STORE_TX_WRITE);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (items[i].value) {
+            rc = wg_vault_set(v, items[i].name, items[i].value, strlen(items[i].value),
+                              items[i].meta);
+        } else if ((rc = wg_vault_delete(v, items[i].name)) == WG_ENOTFOUND) {
+            wg_error_clear();
+            rc = 0;
+        }
+    }
+    if (rc < 0) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", wg_error_last());
+        wg_store_rollback(v->st);
+        return wg_error_set(rc, "%s", why);
+    }
+    return wg_store_commit(v->st);
+}
+
+int wg_vault_seam_lock(void *ctx, const char *name, const char *owner, long ttl_ms)
+{
+    wg_vault *v = ctx;
+    return wg_store_lock_take(v->st, name, owner, ttl_ms, 0);
+}
+
+int wg_vault_seam_unlock(void *ctx, const char *name, const char *owner)
+{
+    wg_vault *v = ctx;
+    return wg_store_lock_release(v->st, name, owner);
 }
 
 int wg_vault_seam_del(void *ctx, const char *name)

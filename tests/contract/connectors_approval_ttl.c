@@ -26,7 +26,8 @@ static void start(unsigned ttl_s)
 {
     static const char *const files[] = {
         "vault.key", "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n", NULL };
-    wgt_server_config cfg = { .files = files, .approval_ttl_s = ttl_s };
+    wgt_server_config cfg = { .files = files, .approval_ttl_s = ttl_s,
+                              .allow_private_upstreams = 1, .allow_http_upstreams = 1 };
     wgt_server_start(&s, &cfg);
     up = wgt_replay_start();
     wgt_replay_expect(up, NULL);   /* any request reaching the upstream fails the verdict */

@@ -36,7 +36,8 @@ static void setup(void)
     /* a fixed hex vault key (see tests/contract/connectors.c) */
     static const char *const files[] = {
         "vault.key", "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n", NULL };
-    wgt_server_config cfg = { .files = files };
+    wgt_server_config cfg = { .files = files, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };   /* the replay server */
     wgt_server_start(&s, &cfg);
     up = wgt_replay_start();
     char body[256];

@@ -39,7 +39,8 @@ static void expect(const char *json)
 static void start(unsigned ttl_s, unsigned max_streams)
 {
     wgt_server_config cfg = { .files = key_file, .approval_ttl_s = ttl_s, .sse_heartbeat_ms = 200,
-                              .sse_max_streams = max_streams };
+                              .sse_max_streams = max_streams, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };
     wgt_server_start(&s, &cfg);
     up = wgt_replay_start();
     expect(NULL);

@@ -14,7 +14,9 @@ typedef struct wgt_connect {
 } wgt_connect;
 
 /* Builds the registry (builtins + demo when demo != 0) and connects id with
- * token (skipped when id is NULL). Aborts the test on failure. */
+ * token (skipped when id is NULL) as the operator. The registry allows
+ * private and http upstreams (the replay servers are on 127.0.0.1): tests
+ * of the strict default build their own. Aborts the test on failure. */
 void wgt_connect_open(wgt_connect *f, const char *id, const char *token, int demo);
 void wgt_connect_close(wgt_connect *f);
 

@@ -11,7 +11,8 @@
  *   "body_text"  exact raw body
  *   "no_body"    true: the body must be empty
  * The response part is what the server answers: "status", "headers",
- * "body" (JSON, sent compact) or "body_text".
+ * "body" (JSON, sent compact) or "body_text"; "{{base}}" in a response is
+ * replaced by the server's own base URL (next-page links).
  *
  * A case file (tests/data/connect/<service>/<name>.json) adds what to run
  * and what to expect: {"tool", "args", "creds"?: {"token","email","extra"},

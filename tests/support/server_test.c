@@ -47,6 +47,9 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.allowed_hosts = cfg->allowed_hosts;
         opt.timeout_s = cfg->timeout_s;
         opt.demo = cfg->demo;
+        opt.allow_private_upstreams = cfg->allow_private_upstreams;
+        opt.allow_http_upstreams = cfg->allow_http_upstreams;
+        opt.obsidian_roots = cfg->obsidian_roots;
         opt.approval_ttl_s = cfg->approval_ttl_s;
         opt.max_autonomy = cfg->max_autonomy;
         opt.never_autopass = cfg->never_autopass;
@@ -54,6 +57,14 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.sse_max_streams = cfg->sse_max_streams;
         if (cfg->threads)
             opt.threads = cfg->threads;
+        opt.max_connections = cfg->max_connections;
+        opt.max_connections_per_ip = cfg->max_connections_per_ip;
+        opt.request_deadline_s = cfg->request_deadline_s;
+        opt.trusted_proxies = cfg->trusted_proxies;
+        if (cfg->listen)
+            opt.listen = cfg->listen;
+        opt.log = cfg->log;
+        opt.log_ud = cfg->log_ud;
     }
     int rc = wg_server_start(&s->srv, &opt);
     if (rc < 0) {

@@ -40,6 +40,16 @@ typedef struct wgt_server_config {
     unsigned sse_heartbeat_ms;        /* 0: the server's default */
     unsigned sse_max_streams;         /* 0: the server's default */
     unsigned threads;                 /* 0: 2 */
+    int allow_private_upstreams;      /* loopback replay upstreams need both */
+    int allow_http_upstreams;
+    const char *const *obsidian_roots;  /* --obsidian-root DIR... */
+    unsigned max_connections;         /* 0: the server's default */
+    unsigned max_connections_per_ip;  /* 0: the server's default (64) */
+    unsigned request_deadline_s;      /* 0: the server's default (30) */
+    const char *const *trusted_proxies;
+    const char *listen;               /* NULL: "127.0.0.1:0" */
+    wg_server_log_fn log;             /* NULL: silent */
+    void *log_ud;
 } wgt_server_config;
 
 /* Starts the server; cfg may be NULL. Aborts the test if it cannot. */

@@ -86,4 +86,5 @@ const wg_connector_spec wg_spec_gitlab = {
     .n_actions = COUNT(actions),
     .ops = &wg_rest_ops,
     .impl = &rest,
+    .self_hostable = 1,   /* Enterprise / self-managed / Data Center sites */
 };

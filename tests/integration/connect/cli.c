@@ -34,10 +34,12 @@ static const char create_exchange[] =
 
 static int cli(wgt_result *r, const char *in, const char *const *args)
 {
-    const char *argv[16] = { "--data-dir", dir, "connectors" };
-    int n = 3;
-    for (; args[n - 3] && n < 15; n++)
-        argv[n] = args[n - 3];
+    /* the replay server is http://127.0.0.1: the operator allows it */
+    const char *argv[18] = { "--data-dir", dir, "connectors", "--allow-private-upstreams",
+                             "--allow-http-upstreams" };
+    int n = 5;
+    for (; args[n - 5] && n < 17; n++)
+        argv[n] = args[n - 5];
     argv[n] = NULL;
     return wgt_run_cli(r, in, NULL, argv);
 }
@@ -80,10 +82,11 @@ static int on_tty(const char *const *args, const char *answer, char **out)
     pid_t pid = forkpty(&master, NULL, NULL, NULL);
     cr_assert_geq(pid, 0);
     if (pid == 0) {
-        const char *argv[16] = { WG_CLI_PATH, "--data-dir", dir, "connectors" };
-        int n = 4;
-        for (; args[n - 4] && n < 15; n++)
-            argv[n] = args[n - 4];
+        const char *argv[18] = { WG_CLI_PATH, "--data-dir", dir, "connectors",
+                                 "--allow-private-upstreams", "--allow-http-upstreams" };
+        int n = 6;
+        for (; args[n - 6] && n < 17; n++)
+            argv[n] = args[n - 6];
         argv[n] = NULL;
         execv(WG_CLI_PATH, (char *const *)argv);
         _exit(127);
@@ -348,7 +351,8 @@ Test(connect_cli, exit_3_waits_for_waggle_approve_in_another_process)
     cr_assert_eq(json_array_size(wgt_replay_seen(up)), 0, "nothing ran yet");
 
     expect_create();
-    const char *approve[] = { "--data-dir", dir, "approve", id, "--json", NULL };
+    const char *approve[] = { "--data-dir", dir, "approve", id, "--json", "--allow-private-upstreams",
+                              "--allow-http-upstreams", NULL };
     cr_assert_eq(wgt_run_cli(&r, NULL, NULL, approve), 0);
     cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
     doc = json_loads(r.out, 0, NULL);

@@ -142,9 +142,9 @@ static int env_open(env *e, const char *dir)
     memset(e, 0, sizeof *e);
     if (wg_store_open(&e->st, dir) < 0 || wg_vault_open(&e->vault, e->st) < 0)
         return -1;
-    e->cv = (wg_connect_vault){ e->vault, wg_vault_seam_get, wg_vault_seam_set,
-                                wg_vault_seam_del, wg_vault_seam_list, wg_vault_seam_take };
-    wg_registry_options o = { .vault = &e->cv };
+    wg_connect_vault_of(&e->cv, e->vault);
+    wg_registry_options o = { .vault = &e->cv, .allow_private_upstreams = 1,
+                              .allow_http_upstreams = 1 };   /* the SMTP sink is on 127.0.0.1 */
     return wg_registry_new(&e->reg, &o);
 }
 

@@ -38,7 +38,8 @@ static void setup(void)
     up = wgt_replay_start();
     wgt_connect_open(&f, NULL, NULL, 0);
     cr_assert_eq(wg_registry_register(f.reg, &spec), 0);
-    wg_connect_request req = { .token = token, .base_url = wgt_replay_base(up) };
+    wg_connect_request req = { .token = token, .base_url = wgt_replay_base(up),
+                               .principal = WG_PRINCIPAL_OPERATOR };
     cr_assert_eq(wg_registry_connect(f.reg, "deals", &req), 0);
 }
 
@@ -71,7 +72,8 @@ Test(connect_rest_engine, query_credential_is_encoded_and_never_echoed)
 
 Test(connect_rest_engine, transport_errors_do_not_carry_the_url)
 {
-    wg_connect_request req = { .token = token, .base_url = "http://127.0.0.1:9" };
+    wg_connect_request req = { .token = token, .base_url = "http://127.0.0.1:9",
+                               .principal = WG_PRINCIPAL_OPERATOR };
     cr_assert_eq(wg_registry_connect(f.reg, "deals", &req), 0);
     wgt_connect_call(&f, "connector_deals_get_deal", "{\"id\":\"7\"}");
     cr_assert(!wgt_connect_ok(&f));

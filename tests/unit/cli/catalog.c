@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <sys/stat.h>
 #include "wgtest.h"
+#include "../../../bench/catalog_gen.h"
 
 static wgt_result run(const char *const *argv)
 {
@@ -193,4 +195,60 @@ Test(cli_catalog, export_lists_every_server_in_registry_format)
     cr_assert_not_null(json_object_get(json_object_get(first, "repository"), "url"));
     json_decref(v);
     wgt_result_free(&r);
+}
+
+/* Issue 12: the official registry's list format at scale - 20,000 servers
+ * through `waggle catalog import`, then searched and shown from the cached
+ * index. */
+Test(cli_catalog, import_of_20000_registry_servers_is_searchable)
+{
+    wg_catalog *cat = NULL;
+    cr_assert_eq(wg_catalog_open_embedded(&cat), 0);
+    char *doc = wggen_registry(cat, 20000);
+    size_t embedded = wg_catalog_count(cat);
+    wg_catalog_free(cat);
+    cr_assert_not_null(doc);
+    char *dir = wgt_tmpdir(), *file = NULL, *idx = NULL;
+    cr_assert_eq(wgt_write_file(dir, "registry.json", doc), 0);
+    cr_assert_geq(asprintf(&file, "%s/registry.json", dir), 0);
+    cr_assert_geq(asprintf(&idx, "%s/catalog.idx", dir), 0);
+    const char *imp[] = { "catalog", "import", "--data-dir", dir, file, NULL };
+    wgt_result r = run(imp);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "imported 20000 servers"), "%.200s", r.out);
+    cr_assert_not_null(strstr(r.out, "... and 19980 more"), "%.400s", r.out);
+    wgt_result_free(&r);
+    struct stat st;
+    cr_assert_eq(stat(idx, &st), 0, "no cached index after the import");
+
+    /* an id from the middle of the file, found by show and by its words */
+    json_t *reg = json_loads(doc, 0, NULL);
+    json_t *srv = json_object_get(json_array_get(json_object_get(reg, "servers"), 12345), "server");
+    const char *name = json_string_value(json_object_get(srv, "name"));
+    const char *slash = strrchr(name, '/');
+    cr_assert_not_null(slash);
+    const char *show[] = { "catalog", "show", "--data-dir", dir, "--compact", slash + 1, NULL };
+    r = run(show);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "description")),
+                     json_string_value(json_object_get(srv, "description")));
+    json_decref(v);
+    wgt_result_free(&r);
+
+    const char *search[] = { "catalog", "search", "--data-dir", dir, "--compact", "--limit", "30",
+                             json_string_value(json_object_get(srv, "title")), NULL };
+    r = run(search);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    v = json_of(&r);
+    cr_assert_eq(json_integer_value(json_object_get(v, "catalogSize")), (json_int_t)(20000 + embedded));
+    cr_assert_gt(json_integer_value(json_object_get(v, "matchCount")), 0);
+    json_decref(v);
+    wgt_result_free(&r);
+    json_decref(reg);
+    free(doc);
+    free(file);
+    free(idx);
+    wgt_rmtree(dir);
+    free(dir);
 }

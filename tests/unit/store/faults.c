@@ -15,10 +15,6 @@
 #include "waggle/vault.h"
 #include "wgtest.h"
 
-/* Migrations 1 (base) and 3 (pending approvals) exist; 2 and 4-9 are
- * allocated to other work (BRIEF "Store migrations"). */
-enum { SCHEMA_VERSION = 3, MIGRATIONS = 2 };
-
 static long calls, fail_at;    /* per test process (Criterion forks) */
 
 static int f_open(void **db, const char *t) { return wg_store_sqlite_backend()->open(db, t); }
@@ -80,11 +76,18 @@ Test(faults, audit_append_failure_leaves_chain_intact)
     cr_assert_eq(wg_audit_open(&a, st, NULL), 0);
     wg_audit_record r = { .event = "approval_granted", .actor = "t" };
     cr_assert_eq(wg_audit_append(a, &r, NULL), 0);
-    for (long k = 1; k <= 2; k++) {     /* 1: reading the head, 2: the insert */
+    /* 1: reading the anchor, 2: the head, 3: the insert, 4: moving the
+     * anchor. A failure at 4 must take the inserted row with it: a row the
+     * anchor does not cover would make a valid log look tampered. */
+    for (long k = 1; k <= 4; k++) {
         fail_at = calls + k;
         cr_assert_eq(wg_audit_append(a, &r, NULL), WG_ESTORE, "step %ld", k);
         fail_at = 0;
         cr_assert_eq(count("SELECT COUNT(*) FROM audit_log"), 1);
+        cr_assert_eq(count("SELECT row_count FROM audit_anchor"), 1, "step %ld", k);
+        wg_audit_verify_result res;
+        cr_assert_eq(wg_audit_verify(&res, a), 0);
+        cr_assert_eq(res.ok, 1, "step %ld: %s", k, res.reason);
     }
     cr_assert_eq(wg_audit_append(a, &r, NULL), 0, "no transaction left open: %s", wg_error_last());
     wg_audit_verify_result res;
@@ -151,8 +154,37 @@ Test(faults, failed_migration_reopens_cleanly)
     cr_assert_null(st);
     fail_at = 0;
     open_store();
-    cr_assert_eq(wg_store_schema_version(st), SCHEMA_VERSION);
-    cr_assert_eq(count("SELECT COUNT(*) FROM schema_version"), MIGRATIONS);
+    cr_assert_geq(wg_store_schema_version(st), 4);
+    /* every migration once (versions need not be contiguous: 1, 2, 4) */
+    cr_assert_eq(count("SELECT COUNT(*) FROM schema_version"),
+                 count("SELECT COUNT(DISTINCT version) FROM schema_version"));
+    cr_assert_geq(count("SELECT COUNT(*) FROM schema_version"), 3);
+}
+
+Test(faults, failed_migration_2_rolls_back_and_retries)
+{
+    wg_store_free(st);
+    st = NULL;
+    wgt_rmtree(dir);
+    free(dir);
+    dir = wgt_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/waggle.db", dir);
+    calls = 0;
+    /* 1-2 schema_version, 3-8 migration 1, 9 its version row, 10 the seal
+     * column, 11 the anchor table, 12 the anchor row: all one transaction. */
+    fail_at = 12;
+    cr_assert_eq(wg_store_open_backend(&st, &faulty, path, dir), WG_ESTORE);
+    fail_at = 0;
+    open_store();
+    cr_assert_geq(wg_store_schema_version(st), 2);
+    cr_assert_eq(count("SELECT COUNT(*) FROM audit_anchor"), 1, "the anchor row exists once");
+    wg_audit *a = NULL;
+    cr_assert_eq(wg_audit_open(&a, st, NULL), 0, "%s", wg_error_last());
+    wg_audit_verify_result res;
+    cr_assert_eq(wg_audit_verify(&res, a), 0);
+    cr_assert_eq(res.ok, 1, "%s", res.reason);
+    wg_audit_free(a);
 }
 
 Test(faults, verify_pages_through_long_chains)

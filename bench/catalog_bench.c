@@ -357,6 +357,26 @@ int main(int argc, char **argv)
            qk.recall5, qk.mrr, ho_k.recall5, ho_k.mrr);
     printf("  waggle               recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
            qo.recall5, qo.mrr, ho_o.recall5, ho_o.mrr);
+    /* needs that mostly name no product (issue 12): tuned on the first,
+     * the second written after the tuning and never tuned on */
+    evalset nt = { 0 }, nh = { 0 };
+    load_eval(&nt, WG_SOURCE_DIR "/tests/data/catalog/needs_tuning.tsv");
+    load_eval(&nh, WG_SOURCE_DIR "/tests/data/catalog/needs_heldout.tsv");
+    quality a = eval_ours(cat, &nt), b = eval_base(base, cat, &nt), c = eval_ours(cat, &nh),
+            d = eval_base(base, cat, &nh);
+    printf("intent_quality   needs tuning (%zu queries)      needs held-out (%zu queries)\n", nt.n, nh.n);
+    printf("  baseline             recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
+           b.recall5, b.mrr, d.recall5, d.mrr);
+    printf("  waggle               recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
+           a.recall5, a.mrr, c.recall5, c.mrr);
+    for (size_t i = 0; i < nt.n; i++) {
+        free(nt.q[i]);
+        free(nt.want[i]);
+    }
+    for (size_t i = 0; i < nh.n; i++) {
+        free(nh.q[i]);
+        free(nh.want[i]);
+    }
 
     /* warm-up, then the real catalog */
     time_ours(cat, &ev, ev.n, 1, 1);

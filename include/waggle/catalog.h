@@ -166,9 +166,30 @@ int wg_catalog_server_json(json_t **out, const wg_catalog_server *s);
  * "npx -y mcp-remote URL" for a remote. category is used for every entry when
  * given; otherwise each entry takes the category of its best match in ref
  * (NULL: "Utilities"). *out is a new JSON array in the catalog's own format.
+ * Same as wg_catalog_from_registry_stats (below) without the counts.
  * Returns 0, WG_EINVAL (malformed document, with the entry), WG_ENOMEM. */
 int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *category,
                              const wg_catalog *ref);
+
+/* What wg_catalog_from_registry_stats left out or changed. */
+typedef struct {
+    size_t deleted;       /* status "deleted" in the registry's metadata */
+    size_t old_versions;  /* another version of the same name was kept (isLatest, else the last) */
+    size_t present;       /* already in ref, or listed twice: same url ignoring case and '/' */
+    size_t renamed;       /* id taken by another server: qualified with the owner */
+} wg_catalog_registry_stats;
+
+/* wg_catalog_from_registry for a whole registry list at scale: skips
+ * deleted servers and all but the latest version of each name; skips a
+ * server whose url ref or an earlier entry already has; gives a server whose
+ * id is taken the owner-qualified id ("io.github.someone/sentry-mcp" ->
+ * "someone-sentry", then "-2".."-9"); a server in a monorepo gets its
+ * subfolder's url (repository.url + "/tree/HEAD/" + subfolder). *stats (may
+ * be NULL) counts what was skipped or renamed. Returns 0, WG_EINVAL,
+ * WG_ENOMEM. */
+int wg_catalog_from_registry_stats(json_t **out, wg_catalog_registry_stats *stats,
+                                   const json_t *doc, const char *category,
+                                   const wg_catalog *ref);
 
 /* The catalog in the registry's list format: {"servers":[{"server":{...}}],
  * "metadata":{"count":N}}. *out is new. Returns 0 or WG_ENOMEM. */

@@ -32,14 +32,17 @@ static const char *const catalog_help =
     "Commands:\n"
     "  search [--category C] [--limit N] QUERY...\n"
     "                        rank servers for a need, as the agent tool\n"
-    "                        find_connector does (limit 1..30, default 10)\n"
+    "                        find_connector does (limit 1..30, default 10);\n"
+    "                        with --category and no words, lists the category\n"
     "  categories            the 14 categories with server counts\n"
     "  normalize NAME...     print each name's normalized id, one per line\n"
     "  show ID               print one server (any spelling of its id)\n"
     "  import [--category C] [--dry-run] FILE\n"
     "                        merge servers from an official MCP registry file\n"
     "                        (a /v0.1/servers response or a server.json) into\n"
-    "                        DATA_DIR/catalog.json; collisions are refused\n"
+    "                        DATA_DIR/catalog.json: latest versions only,\n"
+    "                        servers already there skipped, taken ids\n"
+    "                        qualified with the owner\n"
     "  export                print the catalog in the registry's format\n"
     "\n"
     "Options for every command:\n"
@@ -154,7 +157,7 @@ static int sub_search(int argc, char **argv, common_opts *o)
     int rc = parse_common(argc, argv, o, "c:l:", extra, search_extra, &s, "catalog search");
     if (rc)
         return rc;
-    if (optind >= argc)
+    if (optind >= argc && !s.category)   /* with --category alone, the category is listed */
         return wg_cli_usage("catalog search", "missing QUERY (what the user needs, in words)");
     if (s.category && wg_catalog_category_index(s.category) < 0)
         return wg_cli_usage("catalog search", "unknown category '%s'; see 'waggle catalog "
@@ -289,8 +292,9 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
     json_t *entries = NULL;
     char *dir = NULL;
     size_t added = 0;
+    wg_catalog_registry_stats st = { 0 };
     if ((rc = open_catalog(&ref, o)) == 0)
-        rc = wg_catalog_from_registry(&entries, doc, io->category, ref);
+        rc = wg_catalog_from_registry_stats(&entries, &st, doc, io->category, ref);
     wg_catalog_free(ref);
     json_decref(doc);
     if (rc == 0 && io->dry_run) {
@@ -309,6 +313,10 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
         if (n > shown)
             printf(" ... and %zu more", n - shown);
         printf("\n");
+        if (st.present || st.deleted || st.old_versions || st.renamed)
+            printf("skipped %zu already in the catalog, %zu deleted, %zu older versions; "
+                   "%zu renamed (id taken: owner-qualified)\n", st.present, st.deleted,
+                   st.old_versions, st.renamed);
     }
     json_decref(entries);
     free(dir);

@@ -8,12 +8,21 @@ static const wg_connector_spec *const builtin[] = {
     &wg_spec_slack,
     &wg_spec_jira,
     &wg_spec_email,
+    &wg_spec_gcal,
     &wg_spec_discord,
     &wg_spec_linear,
     &wg_spec_notion,
     &wg_spec_obsidian,
     &wg_spec_gitlab,
     &wg_spec_postgres,
+    &wg_spec_gmail,
+    &wg_spec_gdocs,
+    &wg_spec_gdrive,
+    &wg_spec_gsheets,
+    &wg_spec_msteams,
+    &wg_spec_outlook,
+    &wg_spec_onedrive,
+    &wg_spec_onenote,
 };
 
 static const wg_connector_spec *const demo[] = {

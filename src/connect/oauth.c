@@ -13,7 +13,7 @@
 #include "connect/oauth_int.h"
 #include "connect/upstream.h"
 #include "waggle/error.h"
-#include "waggle/tier.h"
+#include "waggle/time.h"
 
 #include <curl/curl.h>
 #include <pthread.h>

@@ -71,6 +71,15 @@ typedef struct {
     size_t nvocab, nrows;
 } wg_catalog_vocab;
 
+/* Intent vocabulary (catalog_intent.c): what a need means when it names no
+ * product. fn is called with each stem to search for (category -1), with
+ * each stem the plain search must skip (category WG_CAT_CONSUME), and with
+ * stem NULL and the category such needs belong to. */
+#define WG_CAT_QUERY_WORDS 32   /* words of a query that are looked at */
+#define WG_CAT_CONSUME     (-2)
+typedef void (*wg_cat_intent_fn)(void *ctx, const char *stem, size_t len, int category);
+void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx);
+
 /* The process-wide stemmed vocabulary, or NULL when memory ran out. */
 const wg_catalog_vocab *wg_catalog__vocab_get(void);
 

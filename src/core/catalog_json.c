@@ -112,7 +112,7 @@ static int build_result(json_t **out, const wg_catalog *cat, const char *q,
 
 /* The coerced arguments of one find_connector call. */
 typedef struct {
-    char *q;               /* trimmed query, owned; "" for the empty-query answer */
+    char *q;               /* trimmed query, owned; may be "" */
     const char *category;  /* borrowed from args, or NULL */
     size_t limit;
 } fc_args;
@@ -134,6 +134,13 @@ static int fc_prepare(fc_args *a, const json_t *args)
     return 0;
 }
 
+/* The empty-query answer, unless a known category was asked for: then the
+ * category is listed (issue 12). */
+static int fc_empty(const fc_args *a)
+{
+    return !*a->q && !(a->category && wg_catalog_category_index(a->category) >= 0);
+}
+
 static int fc_rank(wg_catalog_hit *hits, size_t *n, const wg_catalog *cat, const fc_args *a)
 {
     *n = 0;
@@ -153,7 +160,7 @@ int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t 
     int rc = fc_prepare(&a, args);
     if (rc < 0)
         return rc;
-    if (!*a.q) {
+    if (fc_empty(&a)) {
         json_t *o = json_pack("{s:s, s:s}", "error", "query is required", "hint", empty_query_hint);
         free(a.q);
         if (!o)
@@ -245,7 +252,7 @@ int wg_catalog_find_connector_text(char **out, size_t *len, const wg_catalog *ca
     if (rc < 0)
         return rc;
     wg_catbuf b = { 0 };
-    if (!*a.q) {
+    if (fc_empty(&a)) {
         wg_catbuf__puts(&b, "{\"error\":\"query is required\",\"hint\":");
         rc = wg_catbuf__str(&b, empty_query_hint, strlen(empty_query_hint), 0);
         wg_catbuf__put(&b, "}", 1);

@@ -84,14 +84,39 @@ static char *install_from(const json_t *srv, const char *where)
     return NULL;
 }
 
-static const char *url_from(const json_t *srv)
+/* A monorepo subfolder ("src/everything"): a clean relative path. */
+static int subfolder_ok(const char *s)
 {
-    const char *u = str(json_object_get(srv, "repository"), "url");
+    if (!s || !*s || *s == '/' || strlen(s) > 200 || strstr(s, ".."))
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              strchr("._/-", *p)))
+            return 0;
+    return 1;
+}
+
+/* repository.url (with /tree/HEAD/SUBFOLDER for a server in a monorepo, so
+ * two servers of one repository keep two urls), else websiteUrl, else the
+ * first remote. New string, or NULL. */
+static char *url_from(const json_t *srv)
+{
+    const json_t *repo = json_object_get(srv, "repository");
+    const char *u = str(repo, "url"), *sub = str(repo, "subfolder");
+    char *out = NULL;
+    if (u && subfolder_ok(sub)) {
+        size_t n = strlen(u);
+        while (n > 0 && u[n - 1] == '/')
+            n--;
+        if (asprintf(&out, "%.*s/tree/HEAD/%s", (int)n, u, sub) < 0)
+            out = NULL;
+        return out;
+    }
     if (!u)
         u = str(srv, "websiteUrl");
     if (!u)
         u = str(json_array_get(json_object_get(srv, "remotes"), 0), "url");
-    return u;
+    return u ? strdup(u) : NULL;
 }
 
 /* "io.github.owner/repo" -> author "owner", id from "repo". */
@@ -125,8 +150,10 @@ static json_t *entry_from(const json_t *srv, const char *category, const wg_cata
                           const char *where)
 {
     const json_t *meta = json_object_get(json_object_get(srv, "_meta"), META_KEY);
-    const char *name = str(srv, "name"), *desc = str(srv, "description"), *url = url_from(srv);
+    const char *name = str(srv, "name"), *desc = str(srv, "description");
+    char *url = url_from(srv);
     if (!name || !desc || !url) {
+        free(url);
         wg_error_set(WG_EINVAL, "%s: a registry server needs \"name\", \"description\" and "
                      "repository.url, websiteUrl or a remote url", where);
         return NULL;
@@ -166,16 +193,123 @@ done:
     free(id);
     free(author);
     free(cmd);
+    free(url);
     return e;
 }
 
-int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *category,
-                             const wg_catalog *ref)
+/* The registry's own metadata of a list item. */
+static const json_t *official_meta(const json_t *item)
+{
+    return json_object_get(json_object_get(item, "_meta"), "io.modelcontextprotocol.registry/official");
+}
+
+/* Which items to import: not deleted, and of the versions of one name the
+ * one marked isLatest (else the last listed). keep[i] = 1 for those. One
+ * pass with a map from each name to its first item. */
+static int pick_versions(unsigned char *keep, const json_t *list, wg_catalog_registry_stats *st)
+{
+    size_t n = json_array_size(list);
+    uint32_t *best = calloc(n + 1, sizeof *best);   /* per first item: the item kept */
+    wg_strmap names;
+    wg_strmap__init(&names, 0);
+    int rc = best ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const json_t *item = json_array_get(list, i), *srv = json_object_get(item, "server");
+        if (!json_is_object(srv))
+            srv = item;
+        const char *status = str(official_meta(item), "status"), *name = str(srv, "name");
+        if (status && strcmp(status, "deleted") == 0) {
+            st->deleted++;
+            continue;
+        }
+        keep[i] = 1;
+        if (!name)
+            continue;   /* entry_from names the problem */
+        uint32_t first;
+        if ((rc = wg_strmap__put(&names, name, strlen(name), (uint32_t)i, &first)) < 0)
+            break;
+        if (first == UINT32_MAX) {
+            best[i] = (uint32_t)i;
+            continue;
+        }
+        uint32_t prev = best[first];
+        int latest = json_is_true(json_object_get(official_meta(item), "isLatest"));
+        int prev_latest = json_is_true(json_object_get(official_meta(json_array_get(list, prev)),
+                                                       "isLatest"));
+        st->old_versions++;
+        if (prev_latest && !latest) {
+            keep[i] = 0;
+        } else {
+            keep[prev] = 0;
+            best[first] = (uint32_t)i;
+        }
+    }
+    wg_strmap__free(&names);
+    free(best);
+    return rc;
+}
+
+typedef struct {
+    wg_strmap ids, urls;   /* owned keys: what the catalog and earlier entries use */
+} seen;
+
+static int seen_add(seen *sn, const char *id, const char *url)
+{
+    char *k = wg_catalog__url_key(url);
+    if (!k)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    int rc = wg_strmap__put(&sn->urls, k, strlen(k), 1, NULL);
+    free(k);
+    if (rc == 0)
+        rc = wg_strmap__put(&sn->ids, id, strlen(id), 1, NULL);
+    return rc;
+}
+
+/* Skips an entry already in the catalog (its url is), renames one whose id
+ * another server has ("io.github.someone/sentry-mcp" -> "someone-sentry").
+ * 1 when e is to be skipped. */
+static int place(json_t *e, seen *sn, wg_catalog_registry_stats *st, const char *where)
+{
+    const char *id = json_string_value(json_object_get(e, "id"));
+    const char *url = json_string_value(json_object_get(e, "url"));
+    char *k = wg_catalog__url_key(url);
+    if (!k)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    int present = wg_strmap__get(&sn->urls, k, strlen(k)) != UINT32_MAX;
+    free(k);
+    if (present) {
+        st->present++;
+        return 1;
+    }
+    if (wg_strmap__get(&sn->ids, id, strlen(id)) == UINT32_MAX)
+        return seen_add(sn, id, url);
+    const char *author = json_string_value(json_object_get(e, "author"));
+    for (int k2 = 1; k2 <= 9; k2++) {
+        char raw[400], norm[400];
+        if (k2 == 1)
+            snprintf(raw, sizeof raw, "%s-%s", author, id);
+        else
+            snprintf(raw, sizeof raw, "%s-%s-%d", author, id, k2);
+        if (wg_catalog_normalize_id(norm, sizeof norm, raw) <= 0)
+            break;
+        if (wg_strmap__get(&sn->ids, norm, strlen(norm)) != UINT32_MAX)
+            continue;
+        if (json_object_set_new(e, "id", json_string(norm)) < 0)
+            return wg_error_set(WG_ENOMEM, "out of memory");
+        st->renamed++;
+        return seen_add(sn, norm, url);
+    }
+    return wg_error_set(WG_EINVAL, "%s: id \"%s\" is taken and so are its qualified forms", where, id);
+}
+
+int wg_catalog_from_registry_stats(json_t **out, wg_catalog_registry_stats *stats,
+                                   const json_t *doc, const char *category, const wg_catalog *ref)
 {
     if (!out || !doc)
         return wg_error_set(WG_EINVAL, "registry import: NULL argument");
     if (category && wg_catalog_category_index(category) < 0)
         return wg_error_set(WG_EINVAL, "unknown category \"%s\"", category);
+    wg_catalog_registry_stats st = { 0 };
     json_t *single = NULL;
     const json_t *list = json_object_get(doc, "servers");
     if (!json_is_array(list)) {
@@ -184,26 +318,54 @@ int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *catego
                                 "or a server.json with \"name\"");
         list = single = json_pack("[O]", doc);
     }
+    size_t n = json_array_size(list);
+    unsigned char *keep = calloc(n + 1, 1);
     json_t *arr = json_array();
-    int rc = arr ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < json_array_size(list); i++) {
+    seen sn;
+    wg_strmap__init(&sn.ids, 1);
+    wg_strmap__init(&sn.urls, 1);
+    int rc = (arr && keep) ? pick_versions(keep, list, &st) : wg_error_set(WG_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && ref && i < wg_catalog_count(ref); i++)
+        rc = seen_add(&sn, wg_catalog_at(ref, i)->id, wg_catalog_at(ref, i)->url);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (!keep[i])
+            continue;
         const json_t *item = json_array_get(list, i);
         const json_t *srv = json_object_get(item, "server");
         char where[48];
         snprintf(where, sizeof where, "registry server #%zu", i + 1);
         json_t *e = entry_from(json_is_object(srv) ? srv : item, category, ref, where);
-        if (!e)
+        if (!e) {
             rc = wg_error_last_code() ? wg_error_last_code() : WG_ENOMEM;
-        else
-            json_array_append_new(arr, e);
+            break;
+        }
+        int skip = place(e, &sn, &st, where);
+        if (skip < 0)
+            rc = skip;
+        if (skip != 0 || json_array_append_new(arr, e) < 0) {
+            if (skip == 0)
+                rc = wg_error_set(WG_ENOMEM, "out of memory");
+            json_decref(e);
+        }
     }
+    wg_strmap__free(&sn.ids);
+    wg_strmap__free(&sn.urls);
+    free(keep);
     json_decref(single);
     if (rc < 0) {
         json_decref(arr);
         return rc;
     }
+    if (stats)
+        *stats = st;
     *out = arr;
     return 0;
+}
+
+int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *category,
+                             const wg_catalog *ref)
+{
+    return wg_catalog_from_registry_stats(out, NULL, doc, category, ref);
 }
 
 /* ---- export --------------------------------------------------------------- */

@@ -20,6 +20,9 @@
 #define W_SYNONYM      0.5f
 #define W_PREFIX       0.5f
 #define MAX_PREFIX     8
+#define W_INTENT       0.7f   /* words an intent rule means */
+#define CAT_BOOST      0.5f   /* score x (1 + CAT_BOOST) in a category the need belongs to */
+#define PRIOR_OFFICIAL 0.5f   /* a category listed without words: official servers first */
 #define BOOST_NAME     3.0f
 #define BOOST_EXACT_ID 5.0f
 
@@ -35,6 +38,9 @@ typedef struct {
     qterm t[MAX_QTERMS];
     size_t n;
     size_t words;
+    unsigned char cat[WG_CATALOG_CATEGORY_COUNT];   /* categories the need belongs to */
+    char consumed[8][WG_CAT_WORD_MAX + 4];            /* stems an intent phrase took */
+    size_t nconsumed;
 } query;
 
 static void add_term(query *q, uint32_t tid, float w, int original)
@@ -91,6 +97,9 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
     if (pos >= MAX_QWORDS)
         return 1;
     q->words++;
+    for (size_t i = 0; i < q->nconsumed; i++)
+        if (strcmp(q->consumed[i], w) == 0)
+            return 0;
     uint32_t t = wg_catalog__term_find(q->ix, w, len);
     if (t != UINT32_MAX)
         add_term(q, t, 1.0f, 1);
@@ -98,6 +107,26 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
         add_prefix(q, w, len);
     add_synonyms(q, w, len);
     return 0;
+}
+
+static void on_intent(void *ctx, const char *stem, size_t len, int category)
+{
+    query *q = ctx;
+    if (category == WG_CAT_CONSUME) {
+        if (q->nconsumed < sizeof q->consumed / sizeof q->consumed[0] && len <= WG_CAT_WORD_MAX) {
+            memcpy(q->consumed[q->nconsumed], stem, len);
+            q->consumed[q->nconsumed++][len] = '\0';
+        }
+        return;
+    }
+    if (!stem) {
+        if (category >= 0 && category < WG_CATALOG_CATEGORY_COUNT)
+            q->cat[category] = 1;
+        return;
+    }
+    uint32_t t = wg_catalog__term_find(q->ix, stem, len);
+    if (t != UINT32_MAX)
+        add_term(q, t, W_INTENT, 0);
 }
 
 /* Keeps the best cap hits in hits[0..*n), best first. Servers are offered in
@@ -170,8 +199,20 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
     if (cap == 0 || cat->n == 0)
         return 0;
     query q = { .ix = &cat->index, .vocab = wg_catalog__vocab_get() };
+    wg_catalog__intents(query_text, on_intent, &q);   /* first: phrases may take words */
     wg_catalog__words(query_text, query_word, &q);
     int exact = exact_id(cat, query_text);
+    uint32_t idx[WG_CATALOG_LIMIT_MAX + 1];
+    size_t lim = cap < WG_CATALOG_LIMIT_MAX ? cap : WG_CATALOG_LIMIT_MAX;
+    if (q.words == 0 && exact < 0 && want_cat >= 0) {
+        /* "--category Database server": nothing but stop words, so the
+         * category is what was asked for - list it, official servers first */
+        for (size_t d = 0; d < cat->n; d++)
+            if (cat->category[d] == want_cat)
+                offer(hits, idx, lim, n, cat, (uint32_t)d,
+                      1.0f + (cat->servers[d].official ? PRIOR_OFFICIAL : 0.0f));
+        return 0;
+    }
     if (q.n == 0 && exact < 0)
         return 0;
     scratch s = { 0 };
@@ -190,8 +231,6 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
             s.touched[s.ntouched++] = (uint32_t)exact;
         s.acc[exact] += BOOST_EXACT_ID;
     }
-    uint32_t idx[WG_CATALOG_LIMIT_MAX + 1];
-    size_t lim = cap < WG_CATALOG_LIMIT_MAX ? cap : WG_CATALOG_LIMIT_MAX;
     for (size_t i = 0; i < s.ntouched; i++) {
         uint32_t d = s.touched[i];
         if (want_cat >= 0 && cat->category[d] != want_cat)
@@ -200,6 +239,8 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
         unsigned nl = cat->index.name_len[d];
         if (nl > 0 && s.name_hits[d] >= nl)
             score += BOOST_NAME;
+        if (q.cat[cat->category[d]])
+            score *= 1.0f + CAT_BOOST;
         offer(hits, idx, lim, n, cat, d, score);
     }
     free(s.acc);

@@ -74,9 +74,8 @@ static void walk(scan *s, const json_t *v, int depth)
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
             /* messages name fields; a key that is not a field name is input */
-            size_t kl = strlen(k);
-            if (strspn(k, FIELD_CHARS) != kl)
-                check(s, k, kl);
+            if (!wg_echo__is_field_name(k))
+                check(s, k, strlen(k));
             walk(s, x, depth + 1);
             if (s->hit)
                 return;
@@ -90,6 +89,11 @@ static void walk(scan *s, const json_t *v, int depth)
                 return;
         }
     }
+}
+
+int wg_echo__is_field_name(const char *s)
+{
+    return strspn(s, FIELD_CHARS) == strlen(s);
 }
 
 static const char *fixed_text(int status)

@@ -221,7 +221,7 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
     query_values *q = cls;
     for (int i = 0; i < 2; i++) {
         const char *v = i ? value : key;
-        if (!v || !*v)
+        if (!v || !*v || (!i && wg_echo__is_field_name(v)))
             continue;
         if (q->n == QUERY_VALUES_MAX) {
             q->overflow = 1;

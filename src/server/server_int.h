@@ -93,6 +93,9 @@ typedef struct {
  * of the sources (3 bytes or longer), replaces the message with a fixed text
  * for its status. Returns 1 when it did. */
 int wg_echo__scrub(wg_res *res, const wg_echo_sources *src);
+/* 1 when s looks like a field name ([A-Za-z0-9_]*): messages name fields,
+ * so such keys (of the body or the query) are not treated as input. */
+int wg_echo__is_field_name(const char *s);
 
 /* Maps a WG_E* code to an HTTP status and an error code string. */
 void wg_res__from_error(wg_res *res, int rc, const wg_server_ctx *ctx);

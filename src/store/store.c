@@ -4,7 +4,7 @@
  * dialect details live in the back ends (sqlite.c). */
 #include "waggle/store.h"
 #include "waggle/error.h"
-#include "waggle/tier.h"
+#include "waggle/time.h"
 
 #include <pthread.h>
 #include <sodium.h>

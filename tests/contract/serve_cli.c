@@ -133,3 +133,49 @@ Test(serve_cli, bad_listen_and_options_exit_2)
         free(dir);
     }
 }
+
+Test(serve_cli, bad_hostile_client_limits_exit_2)
+{
+    static const char *const bad[][5] = {
+        { "--max-connections", "0", NULL }, { "--max-connections-per-ip", "x", NULL },
+        { "--request-deadline", "0", NULL }, { "--request-deadline", "3601", NULL },
+        { "--idle-timeout", "3601", NULL }, { "--trusted-proxy", "haproxy.internal", NULL },
+        { "--trusted-proxy", "10.0.0.0/33", NULL },
+        { "--max-connections", "5", "--max-connections-per-ip", "6", NULL },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *dir = wgt_tmpdir();
+        const char *argv[10] = { "--data-dir", dir, "serve", "--listen", "127.0.0.1:0" };
+        for (int k = 0; k < 4 && bad[i][k]; k++)
+            argv[5 + k] = bad[i][k];
+        wgt_result r;
+        cr_assert_eq(wgt_run_cli(&r, NULL, NULL, argv), 0);
+        cr_expect_eq(r.status, 2, "%s %s -> %d (%s)", bad[i][0], bad[i][1], r.status, r.err);
+        wgt_result_free(&r);
+        wgt_rmtree(dir);
+        free(dir);
+    }
+}
+
+Test(serve_cli, hostile_client_limits_take_effect)
+{
+    char *dir = wgt_tmpdir();
+    const char *argv[] = { WG_CLI_PATH, "serve", "--data-dir", dir, "--listen", "127.0.0.1:0",
+                           "--max-connections", "300", "--max-connections-per-ip", "7",
+                           "--request-deadline", "9", "--idle-timeout", "11",
+                           "--trusted-proxy", "127.0.0.3", "--trusted-proxy", "10.0.0.0/8", NULL };
+    setenv("WAGGLE_TRUSTED_PROXIES", "192.0.2.1,192.0.2.2", 1);
+    int err;
+    pid_t pid = spawn(argv, &err);
+    unsetenv("WAGGLE_TRUSTED_PROXIES");
+    char *text = read_until(err, "listening on ");
+    cr_assert_not_null(strstr(text, "limits connections=300 per_address=7 request_deadline_s=9 "
+                                    "idle_timeout_s=11 trusted_proxies=4"), "%s", text);
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    close(err);
+    wgt_rmtree(dir);
+    free(dir);
+}

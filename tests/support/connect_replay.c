@@ -63,6 +63,30 @@ static void note(wgt_replay *r, const char *fmt, const char *a, const char *b)
         snprintf(r->problem, sizeof r->problem, fmt, a, b);
 }
 
+/* '*' matches any run of characters (values computed at call time, such as
+ * "now"); everything else matches itself. Iterative, linear-ish. */
+static int glob_match(const char *g, const char *s)
+{
+    const char *star = NULL, *resume = NULL;
+    while (*s) {
+        if (*g == '*') {
+            star = g++;
+            resume = s;
+        } else if (*g == *s) {
+            g++;
+            s++;
+        } else if (star) {
+            g = star + 1;
+            s = ++resume;
+        } else {
+            return 0;
+        }
+    }
+    while (*g == '*')
+        g++;
+    return *g == 0;
+}
+
 static int match(wgt_replay *r, struct MHD_Connection *c, const char *method, conn *k,
                  const json_t *req)
 {
@@ -74,6 +98,13 @@ static int match(wgt_replay *r, struct MHD_Connection *c, const char *method, co
         return 0;
     }
     const char *uri = json_string_value(json_object_get(req, "uri"));
+    const char *glob = json_string_value(json_object_get(req, "uri_glob"));
+    if (glob && !glob_match(glob, k->uri)) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "expected uri like %s, got", glob);
+        note(r, "%s %s", msg, k->uri);
+        return 0;
+    }
     if (uri && strcmp(uri, k->uri)) {
         char msg[1024];
         snprintf(msg, sizeof msg, "expected uri %s, got", uri);
@@ -199,7 +230,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     const char *hn;
     json_t *hv;
     json_object_foreach(hdrs, hn, hv) {
-        MHD_add_response_header(resp, hn, json_string_value(hv));
+        char *value = with_base(strdup(json_string_value(hv)), r->base);
+        MHD_add_response_header(resp, hn, value);
+        free(value);
         has_ct |= strcasecmp(hn, "Content-Type") == 0;
     }
     if (!has_ct)

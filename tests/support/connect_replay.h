@@ -5,6 +5,8 @@
  * part is checked against what arrived:
  *   "method"     exact ("GET")
  *   "uri"        the raw request target as sent (path + query, still encoded)
+ *   "uri_glob"   the same with '*' matching any run (values computed at call
+ *                time, such as a default "now")
  *   "headers"    {name: value} that must be present with exactly that value;
  *                a null value means the header must be absent
  *   "body"       JSON that must equal the parsed body

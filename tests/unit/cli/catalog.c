@@ -50,6 +50,24 @@ Test(cli_catalog, search_options_after_words_and_category_filter)
     wgt_result_free(&r);
 }
 
+Test(cli_catalog, a_category_without_words_lists_it)
+{
+    static const char *const cases[][8] = {
+        { "catalog", "search", "--category", "Database", "server", "--compact", NULL },
+        { "catalog", "search", "--category", "Database", "--compact", NULL },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        wgt_result r = run(cases[i]);
+        cr_assert_eq(r.status, 0, "case %zu: %s", i, r.err);
+        json_t *v = json_of(&r);
+        cr_assert_eq(json_integer_value(json_object_get(v, "matchCount")), 10, "case %zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(v, "matches"), 0),
+                                                           "category")), "Database");
+        json_decref(v);
+        wgt_result_free(&r);
+    }
+}
+
 Test(cli_catalog, bad_usage_exits_2_with_a_reason)
 {
     static const char *const cases[][6] = {
@@ -117,7 +135,7 @@ Test(cli_catalog, categories_prints_14)
     wgt_result_free(&r);
 }
 
-Test(cli_catalog, import_merges_registry_servers_then_refuses_collisions)
+Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken_ids)
 {
     char *dir = wgt_tmpdir();
     const char *imp[] = { "catalog", "import", "--data-dir", dir,
@@ -148,17 +166,27 @@ Test(cli_catalog, import_merges_registry_servers_then_refuses_collisions)
     json_decref(v);
     wgt_result_free(&r);
 
-    r = run(imp);   /* the same servers again */
-    cr_assert_eq(r.status, 2);
-    cr_assert_not_null(strstr(r.err, "weather-alerts"), "%s", r.err);
+    r = run(imp);   /* the same servers again: already there, nothing added */
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "imported 0 servers"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "skipped 2 already in the catalog"), "%s", r.out);
     wgt_result_free(&r);
 
+    /* another server whose id is taken gets its owner's name, never the
+     * catalog's own entry */
     const char *col[] = { "catalog", "import", "--data-dir", dir,
                           WG_TEST_DATA_DIR "/catalog/registry_collides.json", NULL };
     r = run(col);
-    cr_assert_eq(r.status, 2);
-    cr_assert_not_null(strstr(r.err, "id \"sentry\" is used by two entries"), "%s", r.err);
-    cr_assert_not_null(strstr(r.err, "someone/sentry-mcp"), "%s", r.err);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "someone-sentry"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "1 renamed"), "%s", r.out);
+    wgt_result_free(&r);
+    const char *own[] = { "catalog", "show", "--data-dir", dir, "sentry", NULL };
+    r = run(own);
+    cr_assert_eq(r.status, 0);
+    v = json_of(&r);
+    cr_assert_str_eq(json_string_value(json_object_get(v, "url")), "https://github.com/getsentry/sentry-mcp");
+    json_decref(v);
     wgt_result_free(&r);
 
     const char *bad[] = { "catalog", "import", "--data-dir", dir,

@@ -1,0 +1,342 @@
+/* catalog_intent.c - the intent vocabulary of catalog search: what a need
+ * means when it names no product ("find a 30 min slot" is a calendar, "post
+ * in #releases" is chat, "is this IP malicious" is threat intelligence).
+ *
+ * Each rule is a trigger - one word or a short phrase, matched on the
+ * query's words with stop words kept ("drive to" is directions, "drive" alone
+ * is not), every word stemmed as the index stems - and what it means: words
+ * to search for (catalog_search.c adds them at W_INTENT) and, optionally, the
+ * category such needs belong to (its servers' scores are raised). A trigger
+ * written "=..." also takes its words away from the plain search ("signed
+ * up" must not look for signatures, "drive to" not for Google Drive). Words and
+ * categories name needs, not products. Stemmed once per process
+ * (pthread_once); matching costs one hash lookup per query word.
+ */
+#include "catalog_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DB, FILES, WEB, CODE, COMM, PROD, ANALYTICS, CLOUD, DEV, BIZ, AI, SEC, MEDIA, UTIL,
+       NONE = -1 };
+
+static const struct {
+    const char *when;   /* trigger words, in order */
+    const char *means;  /* words searched for */
+    int category;
+} rules[] = {
+    /* chat */
+    { "post in", "message channel chat", COMM },
+    { "post to", "message channel chat", COMM },
+    { "tell the team", "message channel team chat", COMM },
+    { "let everyone know", "message channel team chat", COMM },
+    { "announce", "message channel", COMM },
+    { "channel", "message chat", COMM },
+    { "group chat", "message chat", COMM },
+    { "dm", "message chat", COMM },
+    { "text", "sms message", COMM },
+    { "whatsapp", "whatsapp message sms", COMM },
+    { "call back", "call phone", COMM },
+    { "phone call", "call phone", COMM },
+    { "ring", "call phone", COMM },
+    { "email", "email mail send", COMM },
+    { "inbox", "email mail", COMM },
+    { "newsletter", "email campaign marketing", BIZ },
+    { "campaign", "marketing email contacts", BIZ },
+    /* calendar */
+    { "slot", "calendar free time meeting events", PROD },
+    { "availability", "calendar free time", PROD },
+    { "free time", "calendar", PROD },
+    { "meetings", "calendar events", PROD },
+    { "meeting", "calendar events", PROD },
+    { "schedule", "calendar events", PROD },
+    { "book a room", "calendar events", PROD },
+    { "tomorrow morning", "calendar events", NONE },
+    { "next week", "calendar", NONE },
+    { "zoom call", "calendar meeting events", PROD },
+    { "invite", "calendar events", NONE },
+    { "appointment", "calendar events", PROD },
+    /* tasks, tickets, notes, docs */
+    { "remind", "tasks todo", PROD },
+    { "reminder", "tasks todo", PROD },
+    { "todo", "tasks", PROD },
+    { "to do", "tasks", PROD },
+    { "ticket", "issues", PROD },
+    { "bug", "issues", PROD },
+    { "card", "boards cards", PROD },
+    { "board", "boards cards", PROD },
+    { "sprint", "issues projects", PROD },
+    { "notes", "notes pages knowledge", PROD },
+    { "write down", "notes pages", PROD },
+    { "wiki", "knowledge pages documents", PROD },
+    { "knowledge base", "knowledge documents search", PROD },
+    { "policy", "knowledge documents", NONE },
+    { "spreadsheet", "sheets spreadsheets", PROD },
+    { "cell", "sheets spreadsheets", PROD },
+    { "slides", "presentation slides deck", FILES },
+    { "deck", "presentation slides", FILES },
+    { "survey", "forms", PROD },
+    { "questionnaire", "forms", PROD },
+    { "=signed up", "signups analytics", ANALYTICS },
+    { "=sign up", "signups", ANALYTICS },
+    /* signing */
+    { "sign", "signature contracts esignature", BIZ },
+    { "signed", "signature contracts esignature", BIZ },
+    { "signature", "signature contracts", BIZ },
+    /* DNS and domains */
+    { "dns", "dns domains zones", CLOUD },
+    { "txt record", "dns domains zones", CLOUD },
+    { "cname", "dns domains", CLOUD },
+    { "a record", "dns domains", CLOUD },
+    { "subdomain", "dns domains", CLOUD },
+    { "domain", "dns domains", NONE },
+    { "nameserver", "dns domains", CLOUD },
+    /* threats */
+    { "malicious", "malware threat intelligence reputation", SEC },
+    { "ip address", "ip reputation threat", SEC },
+    { "this ip", "ip reputation threat", SEC },
+    { "phishing", "malware threat url", SEC },
+    { "malware", "malware threat", SEC },
+    { "virus", "malware antivirus", SEC },
+    { "antivirus", "malware antivirus", SEC },
+    { "file hash", "hash malware", SEC },
+    { "who owns this domain", "domain reports whois", SEC },
+    { "logged in", "login audit events authentication", SEC },
+    { "who accessed", "audit events", SEC },
+    { "vulnerabilities", "vulnerability security scan", SEC },
+    { "api key", "secrets vault keys", SEC },
+    { "password", "secrets vault passwords", SEC },
+    /* translation */
+    { "translate", "translation language", UTIL },
+    { "into german", "translation language", UTIL },
+    { "into english", "translation language", UTIL },
+    { "into french", "translation language", UTIL },
+    { "into spanish", "translation language", UTIL },
+    { "in english", "translation", NONE },
+    /* analytics */
+    { "signups", "analytics events reports", ANALYTICS },
+    { "visitors", "analytics traffic reports", ANALYTICS },
+    { "traffic", "analytics reports", ANALYTICS },
+    { "bounce rate", "analytics pages reports", ANALYTICS },
+    { "pageviews", "analytics pages", ANALYTICS },
+    { "conversion", "analytics funnel events", ANALYTICS },
+    { "retention", "analytics cohorts", ANALYTICS },
+    { "how many users", "analytics events", ANALYTICS },
+    { "funnel", "analytics events", ANALYTICS },
+    /* observability */
+    { "latency", "metrics traces performance monitoring", DEV },
+    { "p95", "metrics latency traces", DEV },
+    { "p99", "metrics latency traces", DEV },
+    { "response time", "metrics traces performance", DEV },
+    { "logs", "logs monitoring", DEV },
+    { "error rate", "errors metrics monitoring", DEV },
+    { "spike", "metrics monitoring alerts", DEV },
+    { "goes down", "monitoring alerts incidents uptime", DEV },
+    { "is down", "incidents alerts", DEV },
+    { "outage", "incidents alerts", DEV },
+    { "on call", "incidents on-call", DEV },
+    { "page", "incidents on-call alert", NONE },
+    /* deploying */
+    { "roll back", "deployments rollback releases", CLOUD },
+    { "rollback", "deployments releases", CLOUD },
+    { "preview", "deployments", CLOUD },
+    { "to production", "deploy deployments", CLOUD },
+    { "ship", "deploy deployments", CLOUD },
+    { "crashlooping", "pods kubernetes", CLOUD },
+    { "pods", "kubernetes cluster", CLOUD },
+    /* places, time, numbers */
+    { "nearest", "places search maps geocoding", UTIL },
+    { "nearby", "places search maps", UTIL },
+    { "near me", "places search maps", UTIL },
+    { "=drive to", "directions routes maps", UTIL },
+    { "commute", "directions routes maps", UTIL },
+    { "how far", "directions distance maps", UTIL },
+    { "directions", "directions maps", UTIL },
+    { "rain", "weather forecast", UTIL },
+    { "snow", "weather forecast", UTIL },
+    { "temperature", "weather forecast", UTIL },
+    { "what time", "time zone", UTIL },
+    { "percent", "calculate arithmetic", UTIL },
+    { "=changed this line", "blame commits history repository", CODE },
+    { "who changed", "commits history", CODE },
+    /* money */
+    { "price of", "stock quotes market price", BIZ },
+    { "bitcoin", "crypto price market", BIZ },
+    { "stock", "stock quotes market", BIZ },
+    { "place to stay", "listings stays rentals", WEB },
+    { "stay in", "listings stays", WEB },
+    { "refund", "refunds payments", BIZ },
+    { "charge", "payments", BIZ },
+    { "invoice", "invoices billing", BIZ },
+    { "spend", "accounting expenses transactions reports", BIZ },
+    { "expenses", "accounting transactions", BIZ },
+    { "lead", "crm contacts deals", BIZ },
+    { "leads", "crm contacts deals", BIZ },
+    { "customer account", "crm contacts companies", BIZ },
+    { "support tickets", "support conversations tickets", BIZ },
+    /* web */
+    { "screenshot", "browser screenshots", WEB },
+    { "fill in", "browser forms click", WEB },
+    { "the web says", "web search", WEB },
+    { "google it", "web search", WEB },
+    { "news", "news search", WEB },
+    { "papers", "research papers academic", WEB },
+    /* media */
+    { "aloud", "speech voice", MEDIA },
+    { "voice memo", "transcription audio", MEDIA },
+    { "podcast", "audio speech", MEDIA },
+    { "diagram", "diagrams", MEDIA },
+    { "mockups", "design", MEDIA },
+    /* memory and reasoning */
+    { "remember", "memory", AI },
+    { "i prefer", "memory", AI },
+    { "step by step", "thinking", AI },
+    { "second opinion", "models answers", AI },
+    { NULL, NULL, NONE },
+};
+
+#define RULE_WORDS 5
+
+typedef struct {
+    char *when[RULE_WORDS];   /* stemmed trigger words */
+    size_t nwhen;
+    char **means;             /* stemmed words searched for */
+    size_t *means_len;
+    size_t nmeans;
+    int category;
+    int consume;              /* the trigger's words are not searched as words */
+} rule;
+
+static struct {
+    rule *r;
+    size_t n;
+    wg_strmap first;   /* first trigger stem -> first rule with it; chained by next */
+    uint32_t *next;
+    int ok;
+} intents;
+static pthread_once_t intents_once = PTHREAD_ONCE_INIT;
+
+/* Splits s into lower-case stemmed words (stop words kept). */
+static size_t split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && n < cap) {
+        while (*p && !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                       (*p >= '0' && *p <= '9') || *p >= 0x80))
+            p++;
+        const unsigned char *b = p;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p >= 0x80)
+            p++;
+        size_t len = (size_t)(p - b);
+        if (len == 0 || len > WG_CAT_WORD_MAX)
+            continue;
+        for (size_t i = 0; i < len; i++)
+            out[n][i] = (char)(b[i] >= 'A' && b[i] <= 'Z' ? b[i] - 'A' + 'a' : b[i]);
+        out[n][len] = '\0';
+        wg_catalog__stem(out[n], len);
+        n++;
+    }
+    return n;
+}
+
+static int build(void)
+{
+    size_t n = 0;
+    while (rules[n].when)
+        n++;
+    intents.r = calloc(n + 1, sizeof *intents.r);
+    intents.next = calloc(n + 1, sizeof *intents.next);
+    wg_strmap__init(&intents.first, 0);
+    if (!intents.r || !intents.next)
+        return -1;
+    char w[16][WG_CAT_WORD_MAX + 4];
+    for (size_t i = 0; i < n; i++) {
+        rule *r = &intents.r[i];
+        r->category = rules[i].category;
+        r->consume = rules[i].when[0] == '=';
+        r->nwhen = split(w, RULE_WORDS, rules[i].when + r->consume);
+        for (size_t k = 0; k < r->nwhen; k++)
+            if (!(r->when[k] = strdup(w[k])))
+                return -1;
+        size_t nm = split(w, 16, rules[i].means);
+        r->means = calloc(nm + 1, sizeof *r->means);
+        r->means_len = calloc(nm + 1, sizeof *r->means_len);
+        if (!r->means || !r->means_len)
+            return -1;
+        for (size_t k = 0; k < nm; k++) {
+            if (!(r->means[k] = strdup(w[k])))
+                return -1;
+            r->means_len[k] = strlen(w[k]);
+        }
+        r->nmeans = nm;
+        intents.next[i] = UINT32_MAX;
+        if (r->nwhen == 0)
+            continue;
+        uint32_t head;
+        if (wg_strmap__put(&intents.first, r->when[0], strlen(r->when[0]), (uint32_t)i, &head) < 0)
+            return -1;
+        if (head != UINT32_MAX) {   /* append to the chain of rules with this first word */
+            while (intents.next[head] != UINT32_MAX)
+                head = intents.next[head];
+            intents.next[head] = (uint32_t)i;
+        }
+    }
+    intents.n = n;
+    return 0;
+}
+
+static void init(void)
+{
+    intents.ok = build() == 0;
+}
+
+void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
+{
+    pthread_once(&intents_once, init);
+    if (!intents.ok)
+        return;
+    /* arithmetic: two numbers and an operator ("17% of 2340", "3*4") */
+    size_t numbers = 0, ops = 0;
+    for (const char *p = query; *p; p++) {
+        if (*p >= '0' && *p <= '9' && (p == query || p[-1] < '0' || p[-1] > '9'))
+            numbers++;
+        ops += *p && strchr("%+*/^=", *p) != NULL;
+    }
+    if (numbers >= 2 && ops >= 1) {
+        fn(ctx, "calculat", 8, -1);
+        fn(ctx, "arithmetic", 10, -1);
+        fn(ctx, NULL, 0, UTIL);
+    }
+    char w[WG_CAT_QUERY_WORDS][WG_CAT_WORD_MAX + 4];
+    size_t n = split(w, WG_CAT_QUERY_WORDS, query);
+    for (size_t i = 0; i < n; i++) {
+        /* at each word only the longest matching triggers apply: "signed
+         * up" (signups) wins over "signed" (signatures) */
+        size_t longest = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t k = wg_strmap__get(&intents.first, w[i], strlen(w[i])); k != UINT32_MAX;
+                 k = intents.next[k]) {
+                const rule *r = &intents.r[k];
+                if (i + r->nwhen > n || (pass == 1 && r->nwhen != longest))
+                    continue;
+                size_t j = 1;
+                while (j < r->nwhen && strcmp(w[i + j], r->when[j]) == 0)
+                    j++;
+                if (j < r->nwhen)
+                    continue;
+                if (pass == 0) {
+                    longest = r->nwhen > longest ? r->nwhen : longest;
+                    continue;
+                }
+                for (size_t m = 0; m < r->nmeans; m++)
+                    fn(ctx, r->means[m], r->means_len[m], -1);
+                for (size_t m = 0; r->consume && m < r->nwhen; m++)
+                    fn(ctx, r->when[m], strlen(r->when[m]), WG_CAT_CONSUME);
+                if (r->category >= 0)
+                    fn(ctx, NULL, 0, r->category);
+            }
+    }
+}

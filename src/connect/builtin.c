@@ -19,6 +19,10 @@ static const wg_connector_spec *const builtin[] = {
     &wg_spec_gdocs,
     &wg_spec_gdrive,
     &wg_spec_gsheets,
+    &wg_spec_msteams,
+    &wg_spec_outlook,
+    &wg_spec_onedrive,
+    &wg_spec_onenote,
 };
 
 static const wg_connector_spec *const demo[] = {

@@ -41,6 +41,7 @@ void wg_rest_response_clear(wg_rest_response *r)
     free(r->retry_after);
     free(r->message_id);
     free(r->content_type);
+    free(r->location);
     memset(r, 0, sizeof *r);
 }
 
@@ -342,6 +343,7 @@ typedef struct {
     char *retry_after;
     char *message_id;
     char *content_type;
+    char *location;
 } sink;
 
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
@@ -379,6 +381,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
         { "Retry-After", offsetof(sink, retry_after) },
         { "X-Message-Id", offsetof(sink, message_id) },
         { "Content-Type", offsetof(sink, content_type) },
+        { "Location", offsetof(sink, location) },
     };
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
         char *v = header_value(data, len, kept[i].name);
@@ -618,7 +621,7 @@ static int build_url(buf *url, const wg_rest_ctx *ctx, const wg_rest_req *req)
             rc = build_query(url, req->query, params, used, &first);
         json_decref(used);
     }
-    if (rc == 0 && ctx->rest->auth == WG_REST_AUTH_QUERY) {
+    if (rc == 0 && ctx->rest->auth == WG_REST_AUTH_QUERY && !req->no_auth) {
         const wg_connector_creds *c = ctx->call->creds;
         query_pair(url, &first, ctx->rest->auth_name, c && c->token ? c->token : "");
     }
@@ -666,7 +669,8 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
         rc = wg_error_set(rc, "%s: %s", ctx->rest->error_prefix, why);
         goto done;
     }
-    h = auth_headers(ctx, h, &err);
+    if (!req->no_auth)
+        h = auth_headers(ctx, h, &err);
     for (size_t i = 0; ctx->rest->headers && ctx->rest->headers[i]; i++)
         h = append_line(h, ctx->rest->headers[i], &err);
     for (size_t i = 0; req->headers && req->headers[i]; i++)
@@ -726,8 +730,9 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
         r->retry_after = s.retry_after;
         r->message_id = s.message_id;
         r->content_type = s.content_type;
+        r->location = s.location;
         s.body.p = NULL;
-        s.retry_after = s.message_id = s.content_type = NULL;
+        s.retry_after = s.message_id = s.content_type = s.location = NULL;
     }
 done:
     if (url.p)
@@ -739,6 +744,7 @@ done:
     free(s.retry_after);
     free(s.message_id);
     free(s.content_type);
+    free(s.location);
     curl_slist_free_all(h);
     curl_easy_cleanup(curl);
     wg_upstream_pin_clear(&pin);
@@ -751,7 +757,7 @@ int wg_rest_send(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_req 
     int rc = send_once(r, ctx, req);
     const wg_connector_call *call = ctx->call;
     /* 401: the access token was refused; one fresh token, one more try */
-    if (rc == 0 && r->status == 401 && call->reauth && call->reauth(call->reauth_ctx) == 0) {
+    if (rc == 0 && r->status == 401 && !req->no_auth && call->reauth && call->reauth(call->reauth_ctx) == 0) {
         wg_rest_response_clear(r);
         rc = send_once(r, ctx, req);
     }
@@ -1214,6 +1220,34 @@ int wg_rest_run(json_t **out, const wg_rest_ctx *ctx, const json_t *params_in)
     wg_rest_response_clear(&r);
     json_decref(params);
     return rc;
+}
+
+int wg_rest_mime_ok(const char *m)
+{
+    size_t n = m ? strlen(m) : 0, slash = 0;
+    if (!n || n > 127)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = m[i];
+        if (c == '/') {
+            if (slash++ || !i || i == n - 1)
+                return 0;
+        } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                     strchr("!#$&-^_.+", c))) {
+            return 0;
+        }
+    }
+    return slash == 1;
+}
+
+int wg_rest_run_path(json_t **out, const wg_rest_ctx *ctx, const json_t *params,
+                     const char *path)
+{
+    wg_rest_action alt = *ctx->action;
+    alt.path = path;
+    alt.custom = NULL;
+    wg_rest_ctx c2 = { ctx->call, ctx->rest, &alt };
+    return wg_rest_run(out, &c2, params);
 }
 
 static int rest_execute(json_t **out, const wg_connector_call *call,

@@ -179,6 +179,7 @@ typedef struct wg_rest_response {
     char *retry_after;     /* Retry-After header or NULL */
     char *message_id;      /* X-Message-Id header or NULL */
     char *content_type;    /* Content-Type header or NULL */
+    char *location;        /* Location header (redirects) or NULL */
 } wg_rest_response;
 
 void wg_rest_response_clear(wg_rest_response *r);
@@ -206,6 +207,11 @@ typedef struct wg_rest_req {
                                         or instead of application/json */
     const char *const *headers;      /* extra lines; CR/LF in one is refused */
     int timeout_s;                   /* 0 = 10 s */
+    /* 1: send no credential at all (no auth header, no query credential) to
+     * url, an absolute URL outside the base: a pre-authenticated download
+     * link a service redirected to (OneDrive). Still through the upstream
+     * policy, still capped at WG_REST_RESPONSE_CAP. */
+    int no_auth;
 } wg_rest_req;
 
 /* Sends one request. On a 401 with a reauth hook on the call, asks it once
@@ -223,6 +229,11 @@ int wg_rest_call(wg_rest_response *r, const wg_rest_ctx *ctx, wg_rest_method m,
  * result), as rest_execute does for rows without a custom function; custom
  * functions call it for their last step. *out is a ConnectorResult. */
 int wg_rest_run(json_t **out, const wg_rest_ctx *ctx, const json_t *params);
+
+/* wg_rest_run with the row's path replaced by path (a collection whose
+ * path depends on an optional input, such as a folder or a parent). */
+int wg_rest_run_path(json_t **out, const wg_rest_ctx *ctx, const json_t *params,
+                     const char *path);
 
 /* The ConnectorResult for a response: 2xx -> success with mapped data,
  * else a scrubbed error with status, retryable and retryAfter surfaced.
@@ -251,6 +262,10 @@ long wg_rest_retry_after(const char *value, long long now_s);
  * slash or backslash (%2F, %5C) in its path. *out is the
  * absolute URL (new). 0 otherwise, with the message set. */
 int wg_rest_link_ok(char **out, const char *base, const char *link);
+
+/* 1 when m is a bare MIME type "type/subtype" of RFC 6838 token characters
+ * (no parameters, no spaces, no line breaks), at most 127 bytes. */
+int wg_rest_mime_ok(const char *m);
 
 /* The value at a '/'-separated path in v (borrowed), or NULL. */
 json_t *wg_rest_json_at(const json_t *v, const char *path);

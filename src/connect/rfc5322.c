@@ -129,7 +129,7 @@ static int atext(unsigned char c)
 
 /* local@domain: a dot-atom local part (1..64) and LDH labels (1..63 each),
  * at most WG_MAIL_ADDRESS_MAX in all. */
-static int address_ok(const char *a, size_t n)
+int wg_mail_address_ok(const char *a, size_t n)
 {
     if (!n || n > WG_MAIL_ADDRESS_MAX)
         return 0;
@@ -179,7 +179,7 @@ static int mailbox(sb *b, const char *field, const char *s, size_t n)
     s = trim(s, &n);
     const char *lt = memchr(s, '<', n);
     if (!lt) {
-        if (!address_ok(s, n))
+        if (!wg_mail_address_ok(s, n))
             return wg_error_set(WG_EINVAL, "%s: '%.*s' is not an email address", field,
                                 (int)(n > 80 ? 80 : n), s);
         put(b, s, n);
@@ -193,7 +193,7 @@ static int mailbox(sb *b, const char *field, const char *s, size_t n)
     size_t al = n - (size_t)(addr - s) - 1;
     size_t nl = (size_t)(lt - s);
     const char *name = trim(s, &nl);
-    if (!address_ok(addr, al))
+    if (!wg_mail_address_ok(addr, al))
         return wg_error_set(WG_EINVAL, "%s: '%.*s' is not an email address", field,
                             (int)(al > 80 ? 80 : al), addr);
     if (nl > WG_MAIL_NAME_MAX)

@@ -49,6 +49,10 @@ int wg_mail_build(char **out, size_t *len, const wg_mail *m);
  * characters), WG_ENOMEM. Words are joined by CRLF SP (folded). */
 int wg_mail_header_text(char **out, const char *text);
 
+/* 1 when a[0..n) is a plain address local@domain: a dot-atom local part
+ * (1..64) and LDH labels, WG_MAIL_ADDRESS_MAX bytes at most. */
+int wg_mail_address_ok(const char *a, size_t n);
+
 /* base64url without padding (RFC 4648 5), as Gmail's raw field wants it.
  * *out new. Returns 0 or WG_ENOMEM. */
 int wg_mail_base64url(char **out, const char *data, size_t len);

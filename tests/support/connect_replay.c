@@ -230,7 +230,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     const char *hn;
     json_t *hv;
     json_object_foreach(hdrs, hn, hv) {
-        MHD_add_response_header(resp, hn, json_string_value(hv));
+        char *value = with_base(strdup(json_string_value(hv)), r->base);
+        MHD_add_response_header(resp, hn, value);
+        free(value);
         has_ct |= strcasecmp(hn, "Content-Type") == 0;
     }
     if (!has_ct)

@@ -144,25 +144,6 @@ static int prepare_search(json_t **out, const wg_rest_ctx *ctx, const json_t *pa
     return 0;
 }
 
-/* A MIME type as type/subtype of token characters (RFC 6838 4.2). */
-static int mime_ok(const char *m)
-{
-    size_t n = m ? strlen(m) : 0, slash = 0;
-    if (!n || n > 127)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = m[i];
-        if (c == '/') {
-            if (slash++ || !i || i == n - 1)
-                return 0;
-        } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                     strchr("!#$&-^_.+", c))) {
-            return 0;
-        }
-    }
-    return slash == 1;
-}
-
 static json_t *parents_of(const json_t *params)
 {
     const json_t *f = json_object_get(params, "folderId");
@@ -180,7 +161,7 @@ static int prepare_upload(json_t **out, const wg_rest_ctx *ctx, const json_t *pa
     const char *mime = json_string_value(json_object_get(params, "mimeType"));
     if (!mime)
         mime = "text/plain";
-    if (!mime_ok(mime))
+    if (!wg_rest_mime_ok(mime))
         return wg_error_set(WG_EINVAL, "mimeType must look like type/subtype");
     if (cl > UPLOAD_MAX)
         return wg_error_set(WG_EINVAL, "content larger than %d bytes (Drive's multipart limit)",

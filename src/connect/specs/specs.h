@@ -17,6 +17,6 @@ extern const wg_connector_spec wg_spec_github, wg_spec_gitlab, wg_spec_slack, wg
 
 /* Google (one "google" connection) and Microsoft 365 (one "microsoft"). */
 extern const wg_connector_spec wg_spec_gcal, wg_spec_gmail, wg_spec_gdocs, wg_spec_gdrive,
-    wg_spec_gsheets;
+    wg_spec_gsheets, wg_spec_msteams, wg_spec_outlook, wg_spec_onedrive, wg_spec_onenote;
 
 #endif

@@ -47,7 +47,9 @@ static const char usage_text[] =
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
     "and --allow-http-upstreams let connectors reach loopback/private addresses\n"
-    "and plain http:// (refused by default: docs/security.md).\n"
+    "and plain http:// (refused by default: docs/security.md);\n"
+    "--allow-privileged-db-roles lets postgres use a superuser or a role that\n"
+    "reads server files or runs programs.\n"
     "\n"
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
@@ -72,7 +74,7 @@ typedef struct env {
 enum { MAX_SETS = 16 };
 
 typedef struct opts {
-    int json, yes, demo, allow_private, allow_http;
+    int json, yes, demo, allow_private, allow_http, allow_privileged;
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
@@ -350,6 +352,7 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "set", required_argument, NULL, 's' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -372,6 +375,7 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'D': o.demo = 1; break;
         case 'P': o.allow_private = 1; break;
         case 'W': o.allow_http = 1; break;
+        case 'S': o.allow_privileged = 1; break;
         case 'j': o.json = 1; break;
         case 'y': o.yes = 1; break;
         case 'e': o.email = optarg; break;
@@ -407,7 +411,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
             continue;
         env e = { 0 };
         storecli_options so = { .demo = o.demo, .lazy = 1, .allow_private_upstreams = o.allow_private,
-                                 .allow_http_upstreams = o.allow_http };
+                                 .allow_http_upstreams = o.allow_http,
+                                 .allow_privileged_db_roles = o.allow_privileged };
         int rc = storecli_open(&e.sc, "connectors", data_dir, &so);
         if (rc != WG_EXIT_OK)
             return rc;

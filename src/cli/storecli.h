@@ -20,6 +20,7 @@ typedef struct storecli_options {
     int lazy;                     /* open nothing yet: the engine opens parts on use */
     int allow_private_upstreams;  /* the operator's upstream policy (registry options) */
     int allow_http_upstreams;
+    int allow_privileged_db_roles;
 } storecli_options;
 
 /* Opens the data dir (created 0700) and the engine on it, and (unless

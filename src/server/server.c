@@ -6,10 +6,12 @@
 #include "waggle/acquire.h"
 #include "waggle/audit.h"
 #include "waggle/connector.h"
+#include "waggle/datadir.h"
 #include "waggle/gate.h"
 #include "waggle/store.h"
 #include "waggle/vault.h"
 #include "waggle/error.h"
+#include "waggle/token.h"
 #include "waggle/skills.h"
 #include "waggle/trust.h"
 
@@ -128,8 +130,8 @@ static int init_tokens(wg_server *srv, const char *given)
 {
     int rc;
     if (given && *given) {
-        if (strlen(given) < 16)
-            return wg_error_set(WG_EINVAL, "the API token must be at least 16 characters");
+        if ((rc = wg_token_check(given, "the API token (WAGGLE_API_TOKEN)")) < 0)
+            return rc;
         if (!(srv->api_token = strdup(given)))
             return wg_error_set(WG_ENOMEM, "out of memory");
     } else if ((rc = wg_token__load_or_create(&srv->api_token, srv->data_dir, "api-token")) < 0) {
@@ -270,7 +272,9 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     unsigned port = DEFAULT_PORT;
     if ((rc = parse_listen(&srv->listen_host, &port, opt->listen)) < 0)
         goto fail;
-    if ((rc = init_tokens(srv, opt->api_token)) < 0)
+    /* The data dir's own hygiene first (docs/security.md section 6). */
+    if ((rc = wg_datadir_secure(srv->data_dir)) < 0 ||
+        (rc = init_tokens(srv, opt->api_token)) < 0)
         goto fail;
     if ((rc = wg_route__table_build(&srv->table)) < 0)
         goto fail;
@@ -316,20 +320,16 @@ void wg_server_stop(wg_server *srv)
     release(srv);
 }
 
+#define CONFIG_MAX (1 << 20)   /* as the tier module's config.json limit */
+
 /* config.json is also written by the store's tier module (and by other
  * processes): both take flock on DATA_DIR/config.json.lock, so no edit is
  * lost between them. */
 static int lock_config(const char *data_dir)
 {
     char *path = wg_files__join(data_dir, "config.json.lock", NULL);
-    int fd = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+    int fd = path ? wg_files__lock(path) : wg_error_set(WG_ENOMEM, "out of memory");
     free(path);
-    if (fd < 0)
-        return wg_error_set(WG_EIO, "cannot open config.json.lock");
-    if (flock(fd, LOCK_EX) != 0) {
-        close(fd);
-        return wg_error_set(WG_EIO, "cannot lock config.json.lock");
-    }
     return fd;
 }
 
@@ -347,7 +347,13 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
         free(path);
         return fd;
     }
-    json_t *cfg = json_load_file(path, 0, NULL);
+    char *old = NULL;
+    size_t old_len = 0;
+    /* Never through a symlink or blocking on a FIFO; missing or broken is {}. */
+    json_t *cfg = wg_files__read(&old, &old_len, path, CONFIG_MAX) == 0
+                ? json_loadb(old, old_len, 0, NULL) : NULL;
+    free(old);
+    wg_error_clear();
     if (!json_is_object(cfg)) {
         json_decref(cfg);
         cfg = json_object();
@@ -357,8 +363,7 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
     json_decref(cfg);
     int rc = text ? wg_files__write_atomic(path, text, strlen(text))
                   : wg_error_set(WG_ENOMEM, "out of memory");
-    flock(fd, LOCK_UN);
-    close(fd);
+    wg_files__unlock(fd);
     pthread_mutex_unlock(&srv->config_lock);
     free(text);
     free(path);

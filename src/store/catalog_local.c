@@ -46,9 +46,13 @@
  * WG_EINVAL (too large, not a regular file), WG_EIO, WG_ENOMEM. */
 static int read_file(char **text, size_t *len, struct stat *st, const char *path, size_t max)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Never through a symlink, never blocking on a FIFO (then refused
+     * below as not a regular file). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
-        return errno == ENOENT ? 1 : wg_error_set(WG_EIO, "cannot open %s: %s", path, strerror(errno));
+        return errno == ENOENT ? 1
+             : errno == ELOOP ? wg_error_set(WG_EINVAL, "%s: a symbolic link, not a regular file", path)
+             : wg_error_set(WG_EIO, "cannot open %s: %s", path, strerror(errno));
     int rc = 0;
     char *buf = NULL;
     if (fstat(fd, st) != 0)
@@ -134,7 +138,13 @@ static int write_atomic2(const char *path, const void *head, size_t hlen, const 
     if (!tmp)
         return wg_error_set(WG_ENOMEM, "out of memory");
     snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    /* A private new file, never a link or an old file someone left at the
+     * temp name (a stale one of a crashed process is removed first). */
+    unlink(tmp);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
     int rc = 0;
     if (!f) {
         rc = wg_error_set(WG_EIO, "cannot write %s: %s", tmp, strerror(errno));

@@ -3,17 +3,14 @@
  * (anything wrong is FREE). Writes keep unknown keys, go through a private
  * temp file renamed over the target (mode 0600), are serialised across
  * processes with flock on config.json.lock, and are audit-logged. */
+#include "store/files.h"
 #include "waggle/tier.h"
 #include "waggle/audit.h"
 #include "waggle/error.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #define MAX_CONFIG (1 << 20)
 
@@ -26,14 +23,19 @@ static int path_of(char *buf, size_t n, const char *dir, const char *name)
     return 0;
 }
 
-/* The config object (new), {} when missing or broken. */
+/* The config object (new), {} when missing or broken -- or not a regular
+ * file: a FIFO or a symlink planted as config.json is never read. */
 static json_t *load(const char *dir)
 {
     char p[4200];
-    if (path_of(p, sizeof p, dir, "config.json") < 0)
+    char *text = NULL;
+    size_t len = 0;
+    if (path_of(p, sizeof p, dir, "config.json") < 0 ||
+        wg_files__read(&text, &len, p, MAX_CONFIG) < 0)
         return json_object();
     json_error_t err;
-    json_t *c = json_load_file(p, JSON_REJECT_DUPLICATES, &err);
+    json_t *c = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    free(text);
     if (!json_is_object(c)) {
         json_decref(c);
         return json_object();
@@ -53,29 +55,21 @@ void wg_tier_read(wg_tier_status *out, const char *data_dir, int64_t now_ms)
 
 static int save(const char *dir, const json_t *c)
 {
-    char p[4200], tmp[4300];
+    char p[4200];
     int rc = path_of(p, sizeof p, dir, "config.json");
     if (rc < 0)
         return rc;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", p, (long)getpid());
     char *text = json_dumps(c, JSON_INDENT(2) | JSON_SORT_KEYS);
-    if (!text)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    size_t len = text ? strlen(text) : 0;
+    char *line = text ? realloc(text, len + 2) : NULL;
+    if (!line) {
         free(text);
-        return wg_error_set(WG_EIO, "cannot write %s: %s", tmp, strerror(errno));
+        return wg_error_set(WG_ENOMEM, "out of memory");
     }
-    size_t len = strlen(text);
-    int ok = write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1 && fsync(fd) == 0;
-    close(fd);
-    free(text);
-    if (!ok || rename(tmp, p) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return wg_error_set(WG_EIO, "cannot write %s: %s", p, strerror(e));
-    }
-    return 0;
+    memcpy(line + len, "\n", 2);
+    rc = wg_files__write_atomic(p, line, len + 1);
+    free(line);
+    return rc < 0 ? wg_error_set(rc, "cannot write %s", p) : 0;
 }
 
 static int lock_config(const char *dir)
@@ -84,20 +78,12 @@ static int lock_config(const char *dir)
     int rc = path_of(p, sizeof p, dir, "config.json.lock");
     if (rc < 0)
         return rc;
-    int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return wg_error_set(WG_EIO, "cannot open %s: %s", p, strerror(errno));
-    if (flock(fd, LOCK_EX) != 0) {
-        close(fd);
-        return wg_error_set(WG_EIO, "cannot lock %s: %s", p, strerror(errno));
-    }
-    return fd;
+    return wg_files__lock(p);
 }
 
 static void unlock_config(int fd)
 {
-    flock(fd, LOCK_UN);
-    close(fd);
+    wg_files__unlock(fd);
 }
 
 static int log_change(struct wg_audit *audit, const char *actor, const char *from,

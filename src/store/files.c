@@ -1,4 +1,5 @@
-/* files.c - file helpers for the service's data files (files.h). */
+/* files.c - file helpers for the data dir's files (files.h): every file
+ * is created 0600, never opened through a symlink or blocking on a FIFO. */
 #include "store/files.h"
 #include "waggle/error.h"
 
@@ -7,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 int wg_files__read(char **out, size_t *len, const char *path, size_t max)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: a FIFO planted under the name must not hang the reader
+     * (it is then refused as not a regular file). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return errno == ENOENT ? wg_error_set(WG_ENOTFOUND, "not found")
              : errno == ELOOP  ? wg_error_set(WG_EDENIED, "data file is a symbolic link")
@@ -41,6 +45,20 @@ int wg_files__read(char **out, size_t *len, const char *path, size_t max)
     *out = buf;
     if (len)
         *len = got;
+    return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        done += (size_t)w;
+    }
     return 0;
 }
 
@@ -74,19 +92,12 @@ int wg_files__write_atomic(const char *path, const char *data, size_t len)
     if (!tmp)
         return wg_error_set(WG_ENOMEM, "out of memory");
     snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = mkstemp(tmp);   /* O_EXCL, mode 0600: never an existing file or a symlink */
     if (fd < 0) {
         free(tmp);
         return wg_error_set(WG_EIO, "cannot write a data file: %s", strerror(errno));
     }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    int ok = done == len && fsync(fd) == 0;
+    int ok = fchmod(fd, 0600) == 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
@@ -95,6 +106,58 @@ int wg_files__write_atomic(const char *path, const char *data, size_t len)
     }
     free(tmp);
     return 0;
+}
+
+/* Opens path (created 0600 when missing) for writing only when it is a
+ * regular file of ours; never through a symlink, never blocking on a FIFO.
+ * A file others could read is made private. */
+static int open_private(const char *path, int flags)
+{
+    int fd = open(path, flags | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return errno == ELOOP ? wg_error_set(WG_EDENIED, "data file is a symbolic link")
+             : errno == ENXIO ? wg_error_set(WG_EDENIED, "data file is a FIFO with no reader")
+                              : wg_error_set(WG_EIO, "cannot open a data file: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        ((st.st_mode & 077) && fchmod(fd, 0600) != 0)) {
+        close(fd);
+        return wg_error_set(WG_EDENIED, "data file is not a regular file of ours");
+    }
+    return fd;
+}
+
+int wg_files__append(const char *path, const char *data, size_t len)
+{
+    int fd = open_private(path, O_WRONLY | O_APPEND);
+    if (fd < 0)
+        return fd;
+    int ok = write_all(fd, data, len) == 0;
+    ok = close(fd) == 0 && ok;
+    return ok ? 0 : wg_error_set(WG_EIO, "cannot append to a data file");
+}
+
+int wg_files__lock(const char *path)
+{
+    int fd = open_private(path, O_RDWR);
+    if (fd < 0)
+        return fd;
+    int rc;
+    while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        close(fd);
+        return wg_error_set(WG_EIO, "cannot lock a data file: %s", strerror(errno));
+    }
+    return fd;
+}
+
+void wg_files__unlock(int fd)
+{
+    if (fd >= 0) {
+        flock(fd, LOCK_UN);
+        close(fd);
+    }
 }
 
 int wg_files__name_ok(const char *s)

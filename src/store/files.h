@@ -19,6 +19,17 @@ int wg_files__read(char **out, size_t *len, const char *path, size_t max);
  * WG_ENOMEM. */
 int wg_files__write_atomic(const char *path, const char *data, size_t len);
 
+/* Appends to path, creating it 0600; refuses (WG_EDENIED) a symlink, a
+ * FIFO or anything but a regular file of ours, and makes a file others
+ * could read private. Returns 0, WG_EDENIED, WG_EIO. */
+int wg_files__append(const char *path, const char *data, size_t len);
+
+/* Opens path (created 0600; same checks as wg_files__append) and takes
+ * flock(LOCK_EX) on it. Returns the fd (release with wg_files__unlock) or
+ * WG_EDENIED / WG_EIO. */
+int wg_files__lock(const char *path);
+void wg_files__unlock(int fd);
+
 /* 1 when s is a safe single path component: [A-Za-z0-9._-], 1..64 chars,
  * not starting with '.'. Everything the service turns into a file name
  * passes this first. */

@@ -25,11 +25,22 @@ static int fail(sqlite3 *db, int code, const char *what)
 
 static int sq_open(void **out, const char *path)
 {
-    /* Create the file ourselves so it is 0600 from its first byte. */
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    /* Create the file ourselves so it is 0600 from its first byte, and
+     * look at what is there before SQLite does: a FIFO would block it
+     * forever, another user's file could be rewritten behind our back. A
+     * symlink is allowed (a database on another disk). */
+    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600);
     if (fd < 0)
         return wg_error_set(WG_EIO, "cannot open %s: %s", path, strerror(errno));
+    struct stat sb;
+    const char *why = fstat(fd, &sb) != 0 ? "cannot be examined"
+                    : !S_ISREG(sb.st_mode) ? "is not a regular file"
+                    : sb.st_uid != geteuid() ? "belongs to another user" : NULL;
+    if (!why && (sb.st_mode & 077))
+        (void)fchmod(fd, 0600);
     close(fd);
+    if (why)
+        return wg_error_set(WG_EIO, "the store %s %s", path, why);
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                              SQLITE_OPEN_NOMUTEX, NULL);

@@ -1,6 +1,7 @@
 /* token.c - bearer tokens in data-dir files (waggle/token.h): 256 random
- * bits as hex, created 0600 with O_EXCL so racing creators agree, compared
- * in constant time. */
+ * bits as hex, created 0600 with O_EXCL so racing creators agree, read only
+ * from a private regular file of ours, checked for strength, compared in
+ * constant time. */
 #include "waggle/token.h"
 #include "waggle/error.h"
 
@@ -9,18 +10,101 @@
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_TOKEN 1024
+#define MAX_TOKEN WG_TOKEN_MAX_LEN
+
+/* Character classes a token may use; the pool is the sum of the sizes of
+ * the classes present. */
+enum { C_LOWER = 1, C_UPPER = 2, C_DIGIT = 4, C_OTHER = 8 };
+
+/* floor(1000 * log2(pool size)) for each set of classes (index = mask):
+ * lower 26, upper 26, digits 10, other printable ASCII 32. */
+static const unsigned milli_bits[16] = {
+    0, 4700, 4700, 5700, 3321, 5169, 5169, 5954,
+    5000, 5857, 5857, 6392, 5392, 6087, 6087, 6554,
+};
+
+static int class_of(unsigned char c)
+{
+    return c >= 'a' && c <= 'z' ? C_LOWER : c >= 'A' && c <= 'Z' ? C_UPPER
+         : c >= '0' && c <= '9' ? C_DIGIT : C_OTHER;
+}
+
+int wg_token_check(const char *token, const char *origin)
+{
+    if (!origin)
+        origin = "the token";
+    size_t len = token ? strnlen(token, MAX_TOKEN + 1) : 0;
+    if (len < WG_TOKEN_MIN_LEN || len > MAX_TOKEN)
+        return wg_error_set(WG_EINVAL, "%s is %s: %zu characters, %d to %d needed "
+                            "(make one with: openssl rand -hex 32)", origin,
+                            len < WG_TOKEN_MIN_LEN ? "too short" : "too long", len,
+                            WG_TOKEN_MIN_LEN, MAX_TOKEN);
+    unsigned char seen[128] = { 0 };
+    int mask = 0;
+    size_t distinct = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)token[i];
+        if (c <= 0x20 || c >= 0x7f)
+            return wg_error_set(WG_EINVAL, "%s has a space, control or non-ASCII character "
+                                "at position %zu", origin, i + 1);
+        distinct += !seen[c];
+        seen[c] = 1;
+        mask |= class_of(c);
+    }
+    unsigned long long bits = (unsigned long long)len * milli_bits[mask] / 1000;
+    if (distinct < WG_TOKEN_MIN_DISTINCT || bits < WG_TOKEN_MIN_BITS)
+        return wg_error_set(WG_EINVAL, "%s is too weak: %zu different characters and about "
+                            "%llu bits (at least %d and %d needed; make one with: openssl rand "
+                            "-hex 32)", origin, distinct, bits, WG_TOKEN_MIN_DISTINCT,
+                            WG_TOKEN_MIN_BITS);
+    return 0;
+}
+
+/* Opens a token file for reading only when it is safe to trust: see
+ * token.h. Returns the fd or a negative WG_E*. */
+static int open_token(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return wg_error_set(WG_ENOTFOUND, "no token file %s", path);
+        if (errno == ELOOP)
+            return wg_error_set(WG_EDENIED, "token file %s is a symbolic link; replace it with "
+                                "the file itself (mode 0600)", path);
+        return wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    struct stat sb;
+    int rc = 0;
+    if (fstat(fd, &sb) != 0)
+        rc = wg_error_set(WG_EIO, "cannot examine %s: %s", path, strerror(errno));
+    else if (!S_ISREG(sb.st_mode))
+        rc = wg_error_set(WG_EDENIED, "token file %s is not a regular file", path);
+    else if (sb.st_uid != geteuid())
+        rc = wg_error_set(WG_EDENIED, "token file %s belongs to uid %ld, not to the user running "
+                          "waggle (uid %ld): another user could have written it",
+                          path, (long)sb.st_uid, (long)geteuid());
+    else if (sb.st_mode & 077)
+        rc = wg_error_set(WG_EDENIED, "token file %s is accessible to group or others (mode "
+                          "%04o): treat the token as leaked. Delete the file and waggle makes a "
+                          "new one (mode 0600) on the next start; clients then need the new "
+                          "token", path, (unsigned)(sb.st_mode & 07777));
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    return fd;
+}
 
 int wg_token_read(char **out, const char *path)
 {
     if (!out || !path)
         return wg_error_set(WG_EINVAL, "wg_token_read: NULL argument");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open_token(path);
     if (fd < 0)
-        return errno == ENOENT ? wg_error_set(WG_ENOTFOUND, "no token file %s", path)
-                               : wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
+        return fd;
     char buf[MAX_TOKEN + 2];
     ssize_t n = read(fd, buf, sizeof buf);
     close(fd);
@@ -43,6 +127,14 @@ int wg_token_read(char **out, const char *path)
     memcpy(t, buf, len);
     t[len] = '\0';
     sodium_memzero(buf, sizeof buf);
+    char what[4200];
+    snprintf(what, sizeof what, "the token in %s", path);
+    int rc = wg_token_check(t, what);
+    if (rc < 0) {
+        sodium_memzero(t, len);
+        free(t);
+        return rc;
+    }
     *out = t;
     return 0;
 }

@@ -113,12 +113,46 @@ static void hex_of(char *hex, const unsigned char *b, size_t n)
 
 /* ---- key sources ------------------------------------------------------------- */
 
+/* Opens the key file only when it is safe to trust: never through a
+ * symlink, never blocking on a FIFO, a regular file of ours. A key others
+ * could read is made private (0600); it cannot be refused the way a token
+ * is, because a vault key cannot be replaced. WG_ENOTFOUND (no message)
+ * when it does not exist. */
+static int open_key_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return WG_ENOTFOUND;
+        if (errno == ELOOP)
+            return wg_error_set(WG_EDENIED, "vault key file %s is a symbolic link; put the key "
+                                "file itself there (mode 0600)", path);
+        return wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    struct stat sb;
+    int rc = 0;
+    if (fstat(fd, &sb) != 0)
+        rc = wg_error_set(WG_EIO, "cannot examine %s: %s", path, strerror(errno));
+    else if (!S_ISREG(sb.st_mode))
+        rc = wg_error_set(WG_EDENIED, "vault key file %s is not a regular file", path);
+    else if (sb.st_uid != geteuid())
+        rc = wg_error_set(WG_EDENIED, "vault key file %s belongs to uid %ld, not to the user "
+                          "running waggle (uid %ld)", path, (long)sb.st_uid, (long)geteuid());
+    else if ((sb.st_mode & 077) && fchmod(fd, 0600) != 0)
+        rc = wg_error_set(WG_EIO, "vault key file %s is readable by others and cannot be made "
+                          "private: %s", path, strerror(errno));
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    return fd;
+}
+
 static int read_key_file(unsigned char key[32], const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open_key_file(path);
     if (fd < 0)
-        return errno == ENOENT ? WG_ENOTFOUND
-                               : wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
+        return fd;
     unsigned char buf[130];
     ssize_t n = read(fd, buf, sizeof buf);
     close(fd);
@@ -187,14 +221,44 @@ static int create_key_file(unsigned char key[32], const char *path)
     return wg_error_set(WG_EIO, "cannot create %s: %s", path, strerror(err));
 }
 
-static int load_key_file(unsigned char key[32], const char *data_dir)
+static int64_t count_of(wg_store *st, const char *sql)
+{
+    wg_store_rows *rows = NULL;
+    int64_t n = wg_store_exec(st, sql, NULL, 0, &rows, NULL) == 0 ? wg_store_rows_int(rows, 0, 0) : -1;
+    wg_store_rows_free(rows);
+    return n;
+}
+
+/* A new key opens nothing sealed with the old one. Making one while the
+ * store holds such data loses it all (and makes the audit log's seals
+ * look forged), so it is refused with what to do instead. */
+static int refuse_new_key_if_sealed(wg_store *st, const char *path)
+{
+    int64_t entries = count_of(st, "SELECT COUNT(*) FROM vault_entries");
+    int64_t check = count_of(st, "SELECT COUNT(*) FROM settings WHERE key = 'vault.check'");
+    int64_t sealed = count_of(st, "SELECT COUNT(*) FROM audit_log WHERE seal IS NOT NULL");
+    if (entries < 0 || check < 0 || sealed < 0)
+        return wg_error_last_code() < 0 ? wg_error_last_code() : WG_ESTORE;
+    if (!entries && !check && !sealed)
+        return 0;
+    return wg_error_set(WG_ENOTFOUND,
+        "%s is missing, but this store holds data sealed with the key it held (%lld vault "
+        "entries, %lld sealed audit rows%s): a new key would open none of it, so none is made. "
+        "Restore vault.key from a backup (mode 0600), or set WAGGLE_VAULT_PASSPHRASE if this "
+        "vault was made with a passphrase. If the key is lost for good, move the store away "
+        "(DATA_DIR/waggle.db, or the database in WAGGLE_DATABASE_URL) to start over; what it "
+        "holds cannot be recovered", path, (long long)entries, (long long)sealed,
+        check ? ", the key check" : "");
+}
+
+static int load_key_file(unsigned char key[32], wg_store *st, const char *data_dir)
 {
     char path[4200];
     if (strlen(data_dir) > 4000)
         return wg_error_set(WG_EINVAL, "data dir path too long");
     snprintf(path, sizeof path, "%s/vault.key", data_dir);
     int rc = read_key_file(key, path);
-    if (rc == WG_ENOTFOUND)
+    if (rc == WG_ENOTFOUND && (rc = refuse_new_key_if_sealed(st, path)) == 0)
         rc = create_key_file(key, path);
     return rc;
 }
@@ -340,7 +404,7 @@ int wg_vault_open(wg_vault **out, wg_store *st)
     wg_vault *v = vault_new(st);
     if (!v)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    int rc = load_key_file(v->key, dir);
+    int rc = load_key_file(v->key, st, dir);
     if (rc < 0) {
         wg_vault_free(v);
         return rc;

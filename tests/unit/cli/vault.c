@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "wgtest.h"
 
@@ -129,4 +131,50 @@ Test(cli_vault, wrong_passphrase_is_a_clear_error)
     cr_assert(strstr(r.err, "wrong vault key"), "%s", r.err);
     cr_assert_str_eq(r.out, "");
     wgt_result_free(&r);
+}
+
+/* Issue 11 section 5 through the CLI: an existing 0777 data dir and its
+ * files are made private by any command, and a lost vault.key is never
+ * silently replaced while entries sealed with it remain. */
+Test(cli_vault, commands_make_an_open_data_dir_private)
+{
+    wgt_result r = run("s3cret", "set", "openai", NULL, NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    char p[4200];
+    cr_assert_eq(chmod(dir, 0777), 0);
+    snprintf(p, sizeof p, "%s/waggle.db", dir);
+    cr_assert_eq(chmod(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/vault.key", dir);
+    cr_assert_eq(chmod(p, 0644), 0);
+    r = run(NULL, "list", NULL, NULL, NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    struct stat sb;
+    cr_assert_eq(stat(dir, &sb), 0);
+    cr_assert_eq(sb.st_mode & 0777, 0700);
+    static const char *const files[] = { "waggle.db", "vault.key", "audit-witness" };
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        cr_assert_eq(stat(p, &sb), 0, "%s", p);
+        cr_assert_eq(sb.st_mode & 0777, 0600, "%s is %o", p, sb.st_mode & 0777);
+    }
+}
+
+Test(cli_vault, lost_key_with_entries_is_a_clear_error_not_a_new_key)
+{
+    wgt_result r = run("s3cret", "set", "openai", NULL, NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    char p[4200];
+    snprintf(p, sizeof p, "%s/vault.key", dir);
+    cr_assert_eq(unlink(p), 0);
+    r = run(NULL, "get", "openai", NULL, NULL, NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert_str_eq(r.out, "");
+    cr_assert(strstr(r.err, "vault.key is missing, but this store holds data sealed with the key"),
+              "%s", r.err);
+    cr_assert(strstr(r.err, "Restore vault.key from a backup"), "%s", r.err);
+    wgt_result_free(&r);
+    cr_assert_neq(access(p, F_OK), 0, "no new key");
 }

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "waggle/error.h"
 #include "waggle/store.h"
@@ -116,4 +118,33 @@ Test(store, open_without_dir_is_einval)
     cr_assert_eq(wg_store_open(&s, NULL), WG_EINVAL);
     cr_assert_eq(wg_store_open(&s, "/nonexistent/dir/x"), WG_EIO);
     wg_store_free(NULL);
+}
+
+/* Issue 11 section 5: a FIFO planted as waggle.db is an error, never a
+ * hang (SQLite would block reading it); a readable database is made
+ * private. */
+Test(store, fifo_as_database_is_an_error_not_a_hang, .timeout = 20)
+{
+    char *d = wgt_tmpdir();
+    char p[4200];
+    snprintf(p, sizeof p, "%s/waggle.db", d);
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    wg_store *s2 = NULL;
+    cr_assert_eq(wg_store_open(&s2, d), WG_EIO);
+    cr_assert(strstr(wg_error_last(), "is not a regular file"), "%s", wg_error_last());
+    wgt_rmtree(d);
+    free(d);
+}
+
+Test(store, readable_database_is_made_private)
+{
+    wg_store_free(st);
+    st = NULL;
+    char p[4200];
+    snprintf(p, sizeof p, "%s/waggle.db", dir);
+    cr_assert_eq(chmod(p, 0644), 0);
+    cr_assert_eq(wg_store_open(&st, dir), 0, "%s", wg_error_last());
+    struct stat sb;
+    cr_assert_eq(stat(p, &sb), 0);
+    cr_assert_eq(sb.st_mode & 0777, 0600);
 }

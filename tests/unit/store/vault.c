@@ -357,3 +357,92 @@ Test(vault, hex_key_file_with_newline_is_accepted)
     cr_assert_eq(wg_vault_open_key(&w, st, key), 0);
     wg_vault_free(w);
 }
+
+/* ---- issue 11 section 5: the key file ---------------------------------
+ * Before: a missing vault.key was silently replaced while the store still
+ * held entries sealed with the old one (data loss); a FIFO as the key
+ * file blocked forever; a symlink was followed. */
+
+static const char *keypath(void)
+{
+    static char p[4200];
+    snprintf(p, sizeof p, "%s/vault.key", dir);
+    return p;
+}
+
+static void reopen_vault(void)
+{
+    wg_vault_free(v);
+    v = NULL;
+}
+
+Test(vault, missing_key_with_sealed_entries_is_refused_not_replaced)
+{
+    cr_assert_eq(wg_vault_set(v, "connector:github", "ghp_keep_me", 11, NULL), 0);
+    reopen_vault();
+    cr_assert_eq(unlink(keypath()), 0);
+    cr_assert_eq(wg_vault_open(&v, st), WG_ENOTFOUND);
+    const char *m = wg_error_last();
+    cr_assert(strstr(m, "is missing, but this store holds data sealed with the key it held "
+                        "(1 vault entries"), "%s", m);
+    cr_assert(strstr(m, "Restore vault.key from a backup"), "%s", m);
+    cr_assert_neq(access(keypath(), F_OK), 0, "no new key was made");
+}
+
+Test(vault, missing_key_after_first_open_is_refused_even_without_entries)
+{
+    /* The key check alone is sealed with the old key: a new one would fail
+     * it anyway, after having been written over the evidence. */
+    reopen_vault();
+    cr_assert_eq(unlink(keypath()), 0);
+    cr_assert_eq(wg_vault_open(&v, st), WG_ENOTFOUND);
+    cr_assert(strstr(wg_error_last(), "the key check"), "%s", wg_error_last());
+}
+
+Test(vault, fresh_store_still_gets_a_new_private_key)
+{
+    struct stat sb;
+    cr_assert_eq(stat(keypath(), &sb), 0);
+    cr_assert_eq(sb.st_mode & 0777, 0600);
+    cr_assert_eq(sb.st_size, 32);
+}
+
+Test(vault, fifo_key_file_is_an_error_not_a_hang, .timeout = 20)
+{
+    reopen_vault();
+    cr_assert_eq(unlink(keypath()), 0);
+    cr_assert_eq(mkfifo(keypath(), 0600), 0);
+    cr_assert_eq(wg_vault_open(&v, st), WG_EDENIED);
+    cr_assert(strstr(wg_error_last(), "is not a regular file"), "%s", wg_error_last());
+}
+
+Test(vault, symlinked_key_file_is_refused)
+{
+    reopen_vault();
+    char real[4200];
+    snprintf(real, sizeof real, "%s/key.real", dir);
+    cr_assert_eq(rename(keypath(), real), 0);
+    cr_assert_eq(symlink(real, keypath()), 0);
+    cr_assert_eq(wg_vault_open(&v, st), WG_EDENIED);
+    cr_assert(strstr(wg_error_last(), "symbolic link"), "%s", wg_error_last());
+}
+
+Test(vault, readable_key_file_is_made_private)
+{
+    reopen_vault();
+    cr_assert_eq(chmod(keypath(), 0644), 0);
+    cr_assert_eq(wg_vault_open(&v, st), 0, "%s", wg_error_last());
+    struct stat sb;
+    cr_assert_eq(stat(keypath(), &sb), 0);
+    cr_assert_eq(sb.st_mode & 0777, 0600);
+}
+
+Test(vault, another_users_key_file_is_refused)
+{
+    if (geteuid() != 0)
+        return;   /* only root can give a file away */
+    reopen_vault();
+    cr_assert_eq(chown(keypath(), 65534, 65534), 0);
+    cr_assert_eq(wg_vault_open(&v, st), WG_EDENIED);
+    cr_assert(strstr(wg_error_last(), "belongs to uid 65534"), "%s", wg_error_last());
+}

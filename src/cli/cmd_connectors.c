@@ -60,7 +60,9 @@ static const char usage_text[] =
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
     "and --allow-http-upstreams let connectors reach loopback/private addresses\n"
-    "and plain http:// (refused by default: docs/security.md).\n"
+    "and plain http:// (refused by default: docs/security.md);\n"
+    "--allow-privileged-db-roles lets postgres use a superuser or a role that\n"
+    "reads server files or runs programs.\n"
     "\n"
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
@@ -93,7 +95,8 @@ static void env_close(env *e)
     free(e->dir);
 }
 
-static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http)
+static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http,
+                    int allow_privileged)
 {
     memset(e, 0, sizeof *e);
     int rc;
@@ -106,7 +109,8 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
     e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
     wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
                               .allow_private_upstreams = allow_private,
-                              .allow_http_upstreams = allow_http, .data_dir = e->dir };
+                              .allow_http_upstreams = allow_http, .data_dir = e->dir,
+                              .allow_privileged_db_roles = allow_privileged };
     return wg_registry_new(&e->reg, &o);
 }
 
@@ -115,7 +119,7 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
 enum { MAX_SETS = 16 };
 
 typedef struct opts {
-    int json, yes, demo, allow_private, allow_http;
+    int json, yes, demo, allow_private, allow_http, allow_privileged;
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
@@ -398,8 +402,9 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "set", required_argument, NULL, 's' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
         { "client-id", required_argument, NULL, 'C' }, { "tenant", required_argument, NULL, 'T' },
-        { "scopes", required_argument, NULL, 'S' },   { "port", required_argument, NULL, 'p' },
+        { "scopes", required_argument, NULL, 'O' },   { "port", required_argument, NULL, 'p' },
         { "paste", no_argument, NULL, 'a' },          { "timeout", required_argument, NULL, 't' },
         { "authorize-url", required_argument, NULL, 'A' },
         { "token-url", required_argument, NULL, 'K' },
@@ -425,6 +430,7 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'D': o.demo = 1; break;
         case 'P': o.allow_private = 1; break;
         case 'W': o.allow_http = 1; break;
+        case 'S': o.allow_privileged = 1; break;
         case 'j': o.json = 1; break;
         case 'y': o.yes = 1; break;
         case 'e': o.email = optarg; break;
@@ -433,7 +439,7 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'l': o.level = optarg; break;
         case 'C': o.oauth.client_id = optarg; break;
         case 'T': o.oauth.tenant = optarg; break;
-        case 'S': o.oauth.scopes = optarg; break;
+        case 'O': o.oauth.scopes = optarg; break;
         case 'A': o.oauth.authorize_url = optarg; break;
         case 'K': o.oauth.token_url = optarg; break;
         case 'a': o.oauth.paste = 1; break;
@@ -483,7 +489,8 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (strcmp(subs[k].name, words[0]))
             continue;
         env e;
-        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http);
+        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http,
+                          o.allow_privileged);
         if (rc < 0) {
             env_close(&e);
             return wg_cli_error("connectors", rc);

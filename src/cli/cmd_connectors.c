@@ -9,6 +9,7 @@
  * store for `waggle approve ID` (or the server's POST /api/approval/ID)
  * and the command exits 3. */
 #include "cli.h"
+#include "connectors_oauth.h"
 #include "storecli.h"
 #include "waggle/error.h"
 
@@ -35,6 +36,17 @@ static const char usage_text[] =
     "      --set NAME=VALUE      a connector setting (repeatable), see below\n"
     "  set ID NAME=VALUE ...     change connector settings\n"
     "  disconnect ID             delete the credential and its settings\n"
+    "  oauth ID [options]        sign in with OAuth2 (PKCE): ID is a connector or a shared\n"
+    "                            connection (google, microsoft); prints the address to\n"
+    "                            open, takes the redirect on 127.0.0.1 and stores the tokens\n"
+    "      --client-id ID        the OAuth client; its secret is read from stdin (empty\n"
+    "                            line: a public client). Without it, the stored client.\n"
+    "      --tenant T            Microsoft tenant (default common)\n"
+    "      --scopes S            instead of the union of the connectors' scopes\n"
+    "      --port N              loopback port (default: any free one)\n"
+    "      --paste               also accept the redirect address pasted on stdin\n"
+    "      --timeout SEC         how long to wait for the redirect (default 300)\n"
+    "      --authorize-url URL, --token-url URL   endpoint overrides (stored)\n"
     "  call TOOL ARGS_JSON       run connector_<id>_<action> (or an agent tool) with JSON\n"
     "                            arguments ('-' reads them from stdin)\n"
     "      --level L             autonomy: normal (default), trusted, yolo\n"
@@ -78,6 +90,7 @@ typedef struct opts {
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
+    wg_cli_oauth_opts oauth;
 } opts;
 
 /* Applies NAME=VALUE settings. Returns an exit code. */
@@ -233,6 +246,24 @@ static int do_disconnect(env *e, const opts *o, int argc, char **argv)
     return WG_EXIT_OK;
 }
 
+static int do_oauth(env *e, const opts *o, int argc, char **argv)
+{
+    if (argc != 1)
+        return wg_cli_usage("connectors", "oauth needs one connector or connection id");
+    wg_cli_oauth_opts oo = o->oauth;
+    oo.allow_private = o->allow_private;
+    oo.allow_http = o->allow_http;
+    if (!oo.timeout_s)
+        oo.timeout_s = 300;
+    wg_vault *v = NULL;
+    int rc = wg_engine_vault(&v, e->sc.engine);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    wg_connect_vault cv;
+    wg_connect_vault_of(&cv, v);
+    return wg_cli_connectors_oauth(e->reg, &cv, e->sc.dir, argv[0], &oo);
+}
+
 static int do_set(env *e, const opts *o, int argc, char **argv)
 {
     (void)o;
@@ -338,6 +369,7 @@ static const struct {
     { "health", do_health },
     { "connect", do_connect },
     { "disconnect", do_disconnect },
+    { "oauth", do_oauth },
     { "set", do_set },
     { "call", do_call },
 };
@@ -353,6 +385,11 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "allow-privileged-db-roles", no_argument, NULL, 'S' },
+        { "client-id", required_argument, NULL, 'C' }, { "tenant", required_argument, NULL, 'T' },
+        { "scopes", required_argument, NULL, 'O' },   { "port", required_argument, NULL, 'p' },
+        { "paste", no_argument, NULL, 'a' },          { "timeout", required_argument, NULL, 't' },
+        { "authorize-url", required_argument, NULL, 'A' },
+        { "token-url", required_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -382,6 +419,25 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'b': o.base_url = optarg; break;
         case 'x': o.expires_at = optarg; break;
         case 'l': o.level = optarg; break;
+        case 'C': o.oauth.client_id = optarg; break;
+        case 'T': o.oauth.tenant = optarg; break;
+        case 'O': o.oauth.scopes = optarg; break;
+        case 'A': o.oauth.authorize_url = optarg; break;
+        case 'K': o.oauth.token_url = optarg; break;
+        case 'a': o.oauth.paste = 1; break;
+        case 'p':
+        case 't': {
+            char *end = NULL;
+            long v = strtol(optarg, &end, 10);
+            if (!*optarg || *end || v < (c == 'p' ? 0 : 1) || v > (c == 'p' ? 65535 : 3600))
+                return wg_cli_usage("connectors", "--%s must be %s", c == 'p' ? "port" : "timeout",
+                                    c == 'p' ? "0..65535" : "1..3600 seconds");
+            if (c == 'p')
+                o.oauth.port = (int)v;
+            else
+                o.oauth.timeout_s = (int)v;
+            break;
+        }
         case 's':
             if (o.n_sets == MAX_SETS)
                 return wg_cli_usage("connectors", "at most %d --set options", MAX_SETS);
@@ -398,14 +454,19 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (argv[i][0] == '-' && argv[i][1]) {
             int takes = strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "--email") == 0 ||
                         strcmp(argv[i], "--base-url") == 0 || strcmp(argv[i], "--expires-at") == 0 ||
-                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0;
+                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0 ||
+                        strcmp(argv[i], "--client-id") == 0 || strcmp(argv[i], "--tenant") == 0 ||
+                        strcmp(argv[i], "--scopes") == 0 || strcmp(argv[i], "--port") == 0 ||
+                        strcmp(argv[i], "--timeout") == 0 ||
+                        strcmp(argv[i], "--authorize-url") == 0 ||
+                        strcmp(argv[i], "--token-url") == 0;
             i += takes && !strchr(argv[i], '=');
             continue;
         }
         words[n++] = argv[i];
     }
     if (n == 0)
-        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, set, call)");
+        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, oauth, set, call)");
     for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
         if (strcmp(subs[k].name, words[0]))
             continue;

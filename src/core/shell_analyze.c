@@ -19,6 +19,13 @@ int sh_weq(const sh_cmd *c, int i, const char *lit)
     return strcmp(sh_wtext(c, i), lit) == 0;
 }
 
+int sh_word_is_literal(const sh_cmd *c, int i)
+{
+    const sh_word *w = &c->w[i];
+    return !(w->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) &&
+           !memchr(c->text + w->off, SH_MARK, w->len);
+}
+
 int sh_wprefix(const sh_cmd *c, int i, const char *lit)
 {
     return strncmp(sh_wtext(c, i), lit, strlen(lit)) == 0;
@@ -78,7 +85,7 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
 /* ---- reserved words and assignments -------------------------------------- */
 
 static const char *const noop_words[] = {
-    "!", "do", "done", "elif", "else", "fi", "if", "then", "until",
+    "!", "coproc", "do", "done", "elif", "else", "esac", "fi", "if", "then", "until",
     "while", "{", "}",
 };
 
@@ -86,7 +93,7 @@ static int is_noop_word(const char *w)
 {
     /* cheap reject first: every reserved word starts with one of these */
     switch (w[0]) {
-    case '!': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
+    case '!': case 'c': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
     case '{': case '}':
         break;
     default:
@@ -104,7 +111,7 @@ static int dangerous_var(const char *s, size_t n)
 {
     static const char *const exact[] = {
         "BASHOPTS", "BASH_ENV", "CDPATH", "EDITOR", "ENV", "GLOBIGNORE", "HOME",
-        "IFS", "LESSCLOSE", "LESSOPEN", "MANPAGER", "NODE_OPTIONS", "PAGER",
+        "LESSCLOSE", "LESSOPEN", "MANPAGER", "NODE_OPTIONS", "PAGER",
         "PATH", "PERL5LIB", "PERL5OPT", "PROMPT_COMMAND", "PS4", "PYTHONPATH",
         "PYTHONSTARTUP", "SHELLOPTS", "VISUAL",
     };
@@ -151,26 +158,74 @@ static int command_var(const char *s, size_t n)
     return 0;
 }
 
+/* Variables whose value is by convention a program the user's tools run
+ * ($CC, $PYTHON, ...): an assignment is read as a script, and asks only
+ * when what it names is destructive or worse. */
+static int program_var(const char *s, size_t n)
+{
+    static const char *const vars[] = {
+        "AR", "AS", "BROWSER", "CARGO", "CC", "CPP", "CXX", "DOCKER", "FC", "GO", "JAVA",
+        "KUBECTL", "LD", "MAKE", "NODE", "NPM", "PERL", "PHP", "PYTHON", "PYTHON3", "RUBY",
+        "RUSTC", "SHELL", "YARN",
+    };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (strlen(vars[i]) == n && memcmp(vars[i], s, n) == 0)
+            return 1;
+    return 0;
+}
+
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
 {
     size_t k = sh_assignment_name(v->c, i);
-    if (k && dangerous_var(sh_wtext(v->c, i), k)) {
+    const char *t = sh_wtext(v->c, i);
+    if (k) {
+        const char *raw = v->c->src + v->c->w[i].raw_off;
+        int append = raw[k] == '+';
+        const char *val = t + k + 1 + append;
+        size_t vlen = v->c->w[i].len - k - 1 - (size_t)append;
+        const sh_word *w = &v->c->w[i];
+        size_t after = (size_t)w->raw_off + w->raw_len;
+        if (vlen == 0 && after < v->c->src_len && v->c->src[after] == '(')
+            ;                           /* NAME=( ... ): bound by the lexer */
+        else if (w->flags & (SH_W_TRUNC | SH_W_CTRL | SH_W_GLOB | SH_W_BRACE))
+            sh_var_unknown(cx, t, k);
+        else
+            sh_var_assign(cx, t, k, val, vlen, append);
+    }
+    if (k && dangerous_var(t, k)) {
         char name[40];
         size_t m = k < sizeof name - 1 ? k : sizeof name - 1;
-        memcpy(name, sh_wtext(v->c, i), m);
+        memcpy(name, t, m);
         name[m] = '\0';
         sh_verdict(cx, WG_SHELL_RISKY, "bash.env_assignment", "sets ", name,
                    ", which changes what later programs run", v->via);
     }
-    if (k && command_var(sh_wtext(v->c, i), k)) {
-        const char *val = strchr(sh_wtext(v->c, i), '=');
+    if (k && command_var(t, k)) {
+        const char *val = strchr(t, '=');
         if (v->c->w[i].flags & (SH_W_CMDSUB | SH_W_TRUNC | SH_W_CTRL))
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.shell_unseen_text", "sets a command variable ",
                        "to text it cannot see", NULL, v->via);
         else if (val && val[1] && sh_parse_script(cx, val + 1, strlen(val + 1),
                                                   "in a command variable") < 0)
             sh_coarse_scan(cx, val + 1, strlen(val + 1));
+    } else if (k && program_var(t, k)) {
+        const char *val = strchr(t, '=');
+        if (val && val[1]) {
+            wg_shell_verdict keep = *cx->out;
+            if (sh_parse_script(cx, val + 1, strlen(val + 1), "in a program variable") < 0)
+                sh_coarse_scan(cx, val + 1, strlen(val + 1));
+            if (cx->out->cls < WG_SHELL_DESTRUCTIVE)
+                *cx->out = keep;        /* CC=gcc is no reason to ask */
+        }
     }
+}
+
+void sh_arith_text(sh_ctx *cx, const char *t, size_t n)
+{
+    if (!memmem(t, n, "$(", 2) && !memchr(t, '`', n))
+        return;
+    if (sh_parse_script(cx, t, n, "inside an arithmetic expression") < 0)
+        sh_coarse_scan(cx, t, n);
 }
 
 /* ---- the program word ------------------------------------------------------ */
@@ -235,6 +290,190 @@ void sh_analyze_view(sh_ctx *cx, const sh_view *v)
     cx->view_depth--;
 }
 
+/* for NAME in WORDS / select NAME in WORDS: NAME takes each word in turn. */
+static void bind_loop(sh_ctx *cx, const sh_view *v, int i)
+{
+    const sh_cmd *c = v->c;
+    if (i + 1 >= v->end)
+        return;
+    const char *name = sh_wtext(c, i + 1);
+    size_t n = c->w[i + 1].len;
+    int seen = i + 2 < v->end && sh_weq(c, i + 2, "in") && sh_wtext(c, i)[0] == 'f';
+    for (int j = i + 3; seen && j < v->end; j++) {
+        if (c->w[j].flags & (SH_W_CMDSUB | SH_W_PROCSUB | SH_W_TRUNC | SH_W_CTRL | SH_W_GLOB | SH_W_BRACE)) {
+            seen = 0;
+            break;
+        }
+        sh_var_assign(cx, name, n, sh_wtext(c, j), c->w[j].len, 0);
+    }
+    if (!seen)
+        sh_var_unknown(cx, name, n);    /* positional parameters, a glob, select's answer */
+}
+
+/* NAME[SUB]=value: 1 + the length of NAME, or 0. */
+static size_t subscript_assignment(const sh_cmd *c, int i)
+{
+    const char *t = sh_wtext(c, i);
+    size_t k = 0;
+    if (!(c->w[i].flags & SH_W_QUOTED) || c->src[c->w[i].raw_off] != '\'') {
+        while (k < c->w[i].len && ((t[k] >= 'A' && t[k] <= 'Z') || (t[k] >= 'a' && t[k] <= 'z') ||
+                                   (t[k] >= '0' && t[k] <= '9' && k > 0) || t[k] == '_'))
+            k++;
+    }
+    if (k == 0 || t[k] != '[')
+        return 0;
+    const char *close = strchr(t + k, ']');
+    return close && (close[1] == '=' || (close[1] == '+' && close[2] == '=')) ? k + 1 : 0;
+}
+
+/* Builtins that set variables the model cannot see (read, mapfile, ...),
+ * unset, source, hash -p and alias: their effect on later commands. */
+static void builtin_effects(sh_ctx *cx, const sh_view *v, int i, const char *prog)
+{
+    const sh_cmd *c = v->c;
+    if (strcmp(prog, "read") == 0 || strcmp(prog, "mapfile") == 0 ||
+        strcmp(prog, "readarray") == 0 || strcmp(prog, "getopts") == 0 ||
+        strcmp(prog, "printf") == 0 || strcmp(prog, "wait") == 0) {
+        int printf_like = prog[0] == 'p' || prog[0] == 'w';
+        for (int j = i + 1; j < v->end; j++) {
+            const char *t = sh_wtext(c, j);
+            if (printf_like) {          /* printf -v NAME, wait -p NAME */
+                if ((strcmp(t, "-v") == 0 || strcmp(t, "-p") == 0) && j + 1 < v->end)
+                    sh_var_unknown(cx, sh_wtext(c, j + 1), c->w[j + 1].len);
+                continue;
+            }
+            if (t[0] != '-')
+                sh_var_unknown(cx, t, c->w[j].len);
+            else if (t[1] && strchr("adinNptu", t[strlen(t) - 1]) && !t[2] && j + 1 < v->end) {
+                j++;                    /* read -a NAME, -p PROMPT */
+                sh_var_unknown(cx, sh_wtext(c, j), c->w[j].len);
+            }
+        }
+        if (prog[0] == 'r' || prog[0] == 'm')
+            sh_var_unknown(cx, prog[0] == 'r' && prog[4] == '\0' ? "REPLY" : "MAPFILE",
+                           prog[0] == 'r' && prog[4] == '\0' ? 5 : 7);
+        return;
+    }
+    if (strcmp(prog, "unset") == 0) {
+        for (int j = i + 1; j < v->end; j++)
+            if (sh_wtext(c, j)[0] != '-' && !(c->w[j].flags & SH_W_OPAQUE))
+                sh_var_unset(cx, sh_wtext(c, j), c->w[j].len);
+        return;
+    }
+    if (strcmp(prog, "source") == 0 || strcmp(prog, ".") == 0) {
+        cx->vars_unknown = 1;           /* the file may set anything */
+        return;
+    }
+    if (strcmp(prog, "hash") == 0) {
+        /* hash -p PATH NAME: NAME now runs PATH */
+        for (int j = i + 1; j + 2 < v->end; j++)
+            if (sh_weq(c, j, "-p")) {
+                sh_sym *y = sh_sym_add(cx, SH_SYM_REMAP, sh_wtext(c, j + 2), c->w[j + 2].len);
+                if (y && sh_keep(cx, sh_wtext(c, j + 1), c->w[j + 1].len, &y->val) == 0)
+                    y->vlen = c->w[j + 1].len;
+            }
+        return;
+    }
+    if (strcmp(prog, "alias") == 0) {
+        for (int j = i + 1; j < v->end; j++) {
+            const char *t = sh_wtext(c, j), *eq = strchr(t, '=');
+            if (!eq || t[0] == '-' || (c->w[j].flags & SH_W_OPAQUE))
+                continue;
+            sh_sym *y = sh_sym_add(cx, SH_SYM_REMAP, t, (size_t)(eq - t));
+            size_t vl = c->w[j].len - (size_t)(eq + 1 - t);
+            if (y && sh_keep(cx, eq + 1, vl, &y->val) == 0)
+                y->vlen = (uint32_t)vl;
+        }
+    }
+}
+
+/* A remapped command name (alias, hash -p, BASH_CMDS): the replacement
+ * text then the rest of the command, read again as a script. */
+static void run_remap(sh_ctx *cx, const sh_view *v, int i, sh_sym *y)
+{
+    const sh_cmd *c = v->c;
+    size_t rest = 0, from = 0;
+    if (i + 1 < v->end) {
+        from = c->w[i + 1].raw_off;
+        rest = c->w[v->end - 1].raw_off + c->w[v->end - 1].raw_len - from;
+    }
+    uint32_t mark;
+    char *buf = sh_scratch(cx, y->vlen + rest + 2, &mark);
+    if (!buf)
+        return;
+    memcpy(buf, cx->ar.keep + y->val, y->vlen);
+    buf[y->vlen] = ' ';
+    memcpy(buf + y->vlen + 1, c->src + from, rest);
+    size_t n = y->vlen + 1 + rest;
+    y->busy = 1;                        /* alias a=a: not expanded again inside itself */
+    if (sh_parse_script(cx, buf, n, "through an alias or hash -p") < 0)
+        sh_coarse_scan(cx, buf, n);
+    y->busy = 0;
+    sh_scratch_release(cx, mark);
+}
+
+/* The program word is an expansion: what can be told about it. */
+static void hidden_program(sh_ctx *cx, const sh_view *v, int i)
+{
+    const sh_cmd *c = v->c;
+    const sh_word *pw = &c->w[i];
+    const char *pt = sh_wtext(c, i);
+    for (int j = i + 1; j < v->end; j++) {
+        int t = sh_word_target(cx, v, j);
+        if (t == SH_T_ROOT || t == SH_T_HOME || t == SH_T_SYSTEM) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
+                       "a command hidden behind an expansion targets ",
+                       sh_target_phrase(t), NULL, v->via);
+            return;
+        }
+    }
+    for (int j = i + 1; j + 1 < v->end; j++)
+        if (strcmp(sh_wtext(c, j), "-c") == 0 && !(c->w[j + 1].flags & SH_W_OPAQUE)) {
+            /* $SHELL -c '...': read the script anyway */
+            if (sh_parse_script(cx, sh_wtext(c, j + 1), c->w[j + 1].len,
+                                "inside $SHELL -c") < 0)
+                sh_coarse_scan(cx, sh_wtext(c, j + 1), c->w[j + 1].len);
+            break;
+        }
+    const sh_word *last = &c->w[v->end - 1];
+    const char *crit = sh_signal_scan(c->src + pw->raw_off,
+                                      last->raw_off + last->raw_len - pw->raw_off, 1);
+    if (crit) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
+                   "a command hidden behind an expansion ", crit, NULL, v->via);
+        return;
+    }
+    /* "$@", $1 in a function's body: the function runs its arguments (the
+     * calls are checked, run_function) */
+    if (pw->len == 2 && pt[0] == SH_MARK && (pt[1] == SH_K_ARGS || (pt[1] >= '1' && pt[1] <= '9')) &&
+        cx->cur_func >= 0) {
+        cx->ar.sym[cx->cur_func].runs_args = (int16_t)(pt[1] == SH_K_ARGS ? 1 : pt[1] - '0');
+        return;
+    }
+    if (pw->len == 2 && pt[0] == SH_MARK && pt[1] == SH_K_CONV) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program",
+                   "runs the program a variable such as $EDITOR or $CC names", NULL, NULL, v->via);
+        return;
+    }
+    /* what cannot be resolved and could be critical is critical: the value
+     * may be sudo, or rm with these arguments */
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
+               "the program to run comes from an expansion it cannot see (it may be sudo or rm)",
+               NULL, NULL, v->via);
+}
+
+/* A call of a shell function: its body was analysed where it was defined;
+ * one that runs its arguments ("$@") runs them here. */
+static void run_function(sh_ctx *cx, const sh_view *v, int i, const sh_sym *f)
+{
+    if (f->runs_args <= 0 || i + f->runs_args >= v->end)
+        return;
+    sh_view sub = *v;
+    sub.i = i + f->runs_args;
+    sub.via = "run by a function";
+    sh_analyze_view(cx, &sub);
+}
+
 static void analyze_view(sh_ctx *cx, const sh_view *v)
 {
     const sh_cmd *c = v->c;
@@ -245,16 +484,30 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
     if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) &&
         (first == 'f' || first == 's' || first == 'c' || first == 'e')) {
         const char *w = sh_wtext(c, i);
-        if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0)
+        if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0) {
+            bind_loop(cx, v, i);
             return;                     /* loop header: its words are data */
-        if (strcmp(w, "case") == 0 || strcmp(w, "coproc") == 0 || strcmp(w, "esac") == 0) {
-            sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.unparsed", "uses `", w,
-                       "`, which the shell model does not analyse", v->via);
-            return;
         }
     }
-    while (i < v->end && sh_assignment_name(c, i) && !(c->w[i].flags & SH_W_QUOTED && 0)) {
-        sh_check_assignment(cx, v, i);
+    for (;;) {
+        size_t k;
+        if (i < v->end && sh_assignment_name(c, i)) {
+            sh_check_assignment(cx, v, i);
+        } else if (i < v->end && (k = subscript_assignment(c, i)) != 0) {
+            /* NAME[SUB]=v; BASH_CMDS[ls]=/usr/bin/sudo makes ls run sudo */
+            const char *t = sh_wtext(c, i);
+            const char *eq = strchr(t + k, '=');
+            if (k - 1 == 9 && memcmp(t, "BASH_CMDS", 9) == 0 && eq) {
+                const char *close = strchr(t + k, ']');
+                sh_sym *y = sh_sym_add(cx, SH_SYM_REMAP, t + k, (size_t)(close - t) - k);
+                size_t vl = strlen(eq + 1);
+                if (y && sh_keep(cx, eq + 1, vl, &y->val) == 0)
+                    y->vlen = (uint32_t)vl;
+            }
+            sh_var_unknown(cx, t, k - 1);
+        } else {
+            break;
+        }
         i++;
     }
     if (i >= v->end)
@@ -262,57 +515,57 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
 
     const sh_word *pw = &c->w[i];
     const char *pt = sh_wtext(c, i);
-    if ((pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) || memchr(pt, SH_MARK, pw->len)) {
-        for (int j = i + 1; j < v->end; j++) {
-            int t = sh_word_target(cx, v, j);
-            if (t == SH_T_ROOT || t == SH_T_HOME || t == SH_T_SYSTEM) {
-                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
-                           "a command hidden behind an expansion targets ",
-                           sh_target_phrase(t), NULL, v->via);
-                return;
-            }
-        }
-        for (int j = i + 1; j + 1 < v->end; j++)
-            if (strcmp(sh_wtext(c, j), "-c") == 0 && !(c->w[j + 1].flags & SH_W_OPAQUE)) {
-                /* $SHELL -c '...': read the script anyway */
-                if (sh_parse_script(cx, sh_wtext(c, j + 1), c->w[j + 1].len,
-                                    "inside $SHELL -c") < 0)
-                    sh_coarse_scan(cx, sh_wtext(c, j + 1), c->w[j + 1].len);
-                break;
-            }
-        /* rm${IFS}-rf${IFS}~ : the words it cannot split still name things */
-        const sh_word *last = &c->w[v->end - 1];
-        const char *crit = sh_signal_scan(c->src + pw->raw_off,
-                                          last->raw_off + last->raw_len - pw->raw_off, 1);
-        if (crit) {
-            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.hidden_program",
-                       "a command hidden behind an expansion ", crit, NULL, v->via);
-            return;
-        }
-        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.hidden_program",
-                   "the program to run comes from an expansion or glob it cannot see",
-                   NULL, NULL, v->via);
+    int home_path = pw->len > 2 && pt[0] == SH_MARK && (pt[1] == SH_K_HOME || pt[1] == SH_K_USER) &&
+                    !memchr(pt + 2, SH_MARK, pw->len - 2) && !(pw->flags & (SH_W_CMDSUB | SH_W_GLOB));
+    if (!home_path &&
+        ((pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) || memchr(pt, SH_MARK, pw->len))) {
+        hidden_program(cx, v, i);
         return;
     }
 
+    if (pt[0] == 'l' && !(pw->flags & SH_W_QUOTED) && strcmp(pt, "let") == 0) {
+        /* let EXPR...: arithmetic, silent; a subscript's $(..) runs */
+        for (int j = i + 1; j < v->end; j++)
+            sh_arith_text(cx, sh_wtext(c, j), c->w[j].len);
+        return;
+    }
+    /* a remapped name, then a function (exact spelling: names are case-sensitive) */
+    if (cx->ar.nsym > 0 && !home_path) {
+        sh_sym *y = sh_sym_find(cx, SH_SYM_REMAP, pt, pw->len);
+        if (y && !y->busy && !(pw->flags & SH_W_QUOTED)) {
+            run_remap(cx, v, i, y);
+            return;
+        }
+        const sh_sym *f = sh_sym_find(cx, SH_SYM_FUNC, pt, pw->len);
+        if (f && f->state) {
+            sh_call(cx, v, f);
+            run_function(cx, v, i, f);
+            return;
+        }
+    }
+    sh_sym *later = NULL;
+    if (cx->cur_func >= 0 && !home_path) {
+        later = sh_sym_add(cx, SH_SYM_FUNC, pt, pw->len);     /* a function defined later? */
+        sh_call(cx, v, later);
+    }
     char name[48];
     int trusted;
     size_t nlen = program_name(pt, pw->len, name, sizeof name, &trusted);
+    if (home_path)
+        trusted = 0;
     if (!nlen) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", "runs a program it does not know",
                    NULL, NULL, v->via);
         return;
     }
-    if (sh_is_function(cx, name)) {
-        if (c->piped_in || c->piped_out || c->background)
-            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.fork_bomb", "the function ", name,
-                       " calls itself through a pipe or in the background (fork bomb)", v->via);
-        return;                         /* its body was analysed where defined */
-    }
+    builtin_effects(cx, v, i, name);
     const sh_program *p = sh_program_find(name, nlen);
     if (!p) {
-        sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
-                   " is not a known read-only program", NULL, v->via);
+        if (later)
+            later->unknown_call = 1;    /* decided once the text is read */
+        else
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
+                       " is not a known read-only program", NULL, v->via);
         return;
     }
     if (!trusted && (p->cls == SH_P_SAFE || p->cls == SH_P_CHECK)) {
@@ -341,6 +594,19 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                        " is not a known read-only program", NULL, v->via);
     }
+}
+
+int sh_is_stdin_path(const char *t)
+{
+    return strcmp(t, "/dev/stdin") == 0 || strcmp(t, "/dev/fd/0") == 0 ||
+           strcmp(t, "/proc/self/fd/0") == 0 || strcmp(t, "/dev/fd/0/") == 0;
+}
+
+int sh_unseen_input(const sh_cmd *c, const sh_word *target)
+{
+    const char *t = c->text + target->off;
+    return (target->flags & (SH_W_PROCSUB | SH_W_CMDSUB | SH_W_EXP | SH_W_CTRL | SH_W_TRUNC)) ||
+           strncmp(t, "/dev/tcp/", 9) == 0 || strncmp(t, "/dev/udp/", 9) == 0;
 }
 
 /* ---- redirections ---------------------------------------------------------- */
@@ -530,6 +796,16 @@ void sh_overflow(sh_ctx *cx, const char *what)
         cx->overflow = what;
 }
 
+int sh_charge(sh_ctx *cx, size_t k)
+{
+    if (cx->steps + k <= cx->budget) {
+        cx->steps += k;
+        return 0;
+    }
+    sh_overflow(cx, "the command takes more work to check than the model spends on one");
+    return -1;
+}
+
 char *sh_scratch(sh_ctx *cx, size_t cap, uint32_t *mark)
 {
     sh_arena *a = &cx->ar;
@@ -562,7 +838,7 @@ size_t sh_words_len(const sh_cmd *c, int from, int to)
  * fails closed); the rest is room for the nested parses of text the rules re-read
  * (sh -c, eval, backticks). Running out is an overflow, never a crash. */
 typedef struct {
-    size_t text, words, redirs, fslots, names;
+    size_t text, words, redirs, slots, syms, keep, edges;
 } arena_plan;
 
 static arena_plan plan_for(size_t n)
@@ -571,10 +847,12 @@ static arena_plan plan_for(size_t n)
     p.text = 4 * n + 512;
     p.words = n / 2 + 64;
     p.redirs = n / 4 + 32;
-    p.names = n + 64;
-    p.fslots = 64;
-    while (p.fslots < n / 2 + 16)       /* at most n/4 functions, half full */
-        p.fslots *= 2;
+    p.syms = n / 4 + 16;                /* a definition takes 4 bytes or more */
+    p.slots = 64;
+    while (p.slots < 2 * p.syms)        /* the hash stays at most half full */
+        p.slots *= 2;
+    p.keep = 2 * n + 256;
+    p.edges = n / 4 + 16;
     return p;
 }
 
@@ -582,34 +860,42 @@ enum {
     STACK_TEXT = 4 * SH_STACK_INPUT + 512,
     STACK_WORDS = SH_STACK_INPUT / 2 + 64,
     STACK_REDIRS = SH_STACK_REDIRS,
-    STACK_NAMES = SH_STACK_INPUT + 64,
-    STACK_FSLOTS = 512,
+    STACK_SYMS = 256,
+    STACK_SLOTS = 512,
+    STACK_KEEP = 2 * SH_STACK_INPUT + 256,
+    STACK_EDGES = 128,
 };
 
 typedef struct {
     sh_word w[STACK_WORDS];
     sh_redir r[STACK_REDIRS];
-    uint32_t fslot[STACK_FSLOTS];
+    sh_sym sym[STACK_SYMS];
+    sh_edge edge[STACK_EDGES];
+    uint32_t slot[STACK_SLOTS];
     char text[STACK_TEXT];
-    char names[STACK_NAMES];
+    char keep[STACK_KEEP];
 } stack_arena;
 
-static void arena_carve(sh_arena *a, sh_word *w, sh_redir *r, uint32_t *fslot, char *text,
-                        char *names, const arena_plan *p)
+static void arena_carve(sh_arena *a, sh_word *w, sh_redir *r, sh_sym *sym, sh_edge *edge,
+                        uint32_t *slot, char *text, char *keep, const arena_plan *p)
 {
     a->w = w;
     a->wcap = (uint32_t)p->words;
     a->r = r;
     a->rcap = (uint32_t)p->redirs;
-    a->fslot = fslot;
-    a->fmask = (uint32_t)p->fslots - 1;
-    a->fready = 0;                      /* cleared when the first function is defined */
+    a->sym = sym;
+    a->scap = (uint32_t)p->syms;
+    a->edge = edge;
+    a->ecap = (uint32_t)p->edges;
+    a->slot = slot;
+    a->smask = (uint32_t)p->slots - 1;
+    a->sready = 0;                      /* cleared when the first name is defined */
     a->text = text;
     a->tcap = (uint32_t)p->text;
     a->text[a->tcap - 1] = '\0';
-    a->names = names;
-    a->ncap = (uint32_t)p->names;
-    a->wtop = a->rtop = a->ttop = a->ntop = a->nfunc = 0;
+    a->keep = keep;
+    a->kcap = (uint32_t)p->keep;
+    a->wtop = a->rtop = a->ttop = a->ktop = a->nsym = a->nedge = 0;
 }
 
 /* Stack scratch for small inputs, else one heap block sized from the
@@ -618,13 +904,15 @@ static void *arena_open(sh_arena *a, stack_arena *st, size_t n, int *ok)
 {
     *ok = 1;
     if (n <= SH_STACK_INPUT) {
-        arena_plan p = { STACK_TEXT, STACK_WORDS, STACK_REDIRS, STACK_FSLOTS, STACK_NAMES };
-        arena_carve(a, st->w, st->r, st->fslot, st->text, st->names, &p);
+        arena_plan p = { STACK_TEXT, STACK_WORDS, STACK_REDIRS, STACK_SLOTS, STACK_SYMS,
+                         STACK_KEEP, STACK_EDGES };
+        arena_carve(a, st->w, st->r, st->sym, st->edge, st->slot, st->text, st->keep, &p);
         return NULL;
     }
     arena_plan p = plan_for(n);
     size_t bytes = p.words * sizeof(sh_word) + p.redirs * sizeof(sh_redir) +
-                   p.fslots * sizeof(uint32_t) + p.text + p.names;
+                   p.syms * sizeof(sh_sym) + p.edges * sizeof(sh_edge) +
+                   p.slots * sizeof(uint32_t) + p.text + p.keep;
     char *block = malloc(bytes);
     if (!block) {
         *ok = 0;
@@ -632,9 +920,11 @@ static void *arena_open(sh_arena *a, stack_arena *st, size_t n, int *ok)
     }
     sh_word *w = (sh_word *)block;
     sh_redir *r = (sh_redir *)(w + p.words);
-    uint32_t *fslot = (uint32_t *)(r + p.redirs);
-    char *text = (char *)(fslot + p.fslots);
-    arena_carve(a, w, r, fslot, text, text + p.text, &p);
+    sh_sym *sym = (sh_sym *)(r + p.redirs);
+    sh_edge *edge = (sh_edge *)(sym + p.syms);
+    uint32_t *slot = (uint32_t *)(edge + p.edges);
+    char *text = (char *)(slot + p.slots);
+    arena_carve(a, w, r, sym, edge, slot, text, text + p.text, &p);
     return block;
 }
 
@@ -669,7 +959,12 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
     cx.ncmd = 0;
     cx.overflow = NULL;
     cx.steps = 0;
+    cx.budget = (uint64_t)SH_WORK_PER_BYTE * len + (1u << 20);
     cx.nheredoc = 0;
+    cx.vars_unknown = 0;
+    cx.cur_func = -1;
+    cx.fork_level = 0;
+    cx.body_fork_level = 0;
     size_t b = 0;
     while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
         b++;
@@ -687,6 +982,14 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
             int bad = memchr(cmd, '\0', len) != NULL;
             if (bad || sh_parse_script(&cx, cmd, len, NULL) < 0)
                 sh_coarse_scan(&cx, cmd, len);
+            if (cx.ar.nedge)
+                sh_check_fork_bombs(&cx);
+            for (uint32_t k = 0; k < cx.ar.nsym; k++) {
+                const sh_sym *y = &cx.ar.sym[k];
+                if (y->kind == SH_SYM_FUNC && y->unknown_call && !y->state)
+                    sh_verdict(&cx, WG_SHELL_RISKY, "bash.unknown_program", sh_sym_name(&cx, y),
+                               " is not a known read-only program (called in a function)", NULL, NULL);
+            }
             if (cx.overflow)
                 fail_closed(&cx, cmd, len, cx.overflow);
         }

@@ -20,6 +20,14 @@
 #define SH_K_PARAM '?'    /* any other parameter or arithmetic expansion */
 #define SH_K_CMDSUB '('   /* $(..) or `..` */
 #define SH_K_PROCSUB '<'  /* <(..) or >(..) */
+#define SH_K_CONV 'C'     /* $EDITOR, $CC, ...: a program by convention, not a hidden sudo */
+#define SH_K_ARGS 'A'     /* $@ $* (and '1'..'9' for $1..$9): positional parameters */
+/* Only inside the lexer, resolved before a word reaches the rules
+ * (sh_word_expand, sh_word_literal): */
+#define SH_K_SPLIT 'S'          /* a field-splitting point ($IFS, an unquoted value's blanks) */
+#define SH_K_BRACE_OPEN '{'     /* unquoted { , } of brace expansion */
+#define SH_K_BRACE_COMMA ','
+#define SH_K_BRACE_CLOSE '}'
 
 /* Bounds of the model (docs/gate.md "Limits"). Every table below is sized
  * from the input (shell_analyze.c, sh_arena); these cap what one decision
@@ -36,6 +44,12 @@ enum {
     SH_MAX_DELIM = 64,          /* bytes of a here-document delimiter */
     SH_STACK_INPUT = 1024,      /* inputs up to this size are analysed in stack scratch */
     SH_STACK_REDIRS = SH_STACK_INPUT / 8 + 32,  /* redirections there (larger inputs: n/4 + 32) */
+    SH_MAX_BRACE_WORDS = 64,    /* words one brace expansion makes; past it the word */
+    SH_MAX_BRACE_TEXT = 4096,   /* stays one word with SH_W_BRACE (a glob for the rules) */
+    SH_MAX_BRACE_GROUPS = 8,    /* '{' in one word that the expansion looks at */
+    SH_MAX_VALUE = 4096,        /* a variable's value the model follows (longer: unknown) */
+    SH_MAX_PROBES = 64,         /* symbol-table probes (colliding names fail closed) */
+    SH_WORK_PER_BYTE = 64,      /* steps per input byte (plus 1 Mi) before failing closed */
 };
 
 /* word flags */
@@ -44,10 +58,11 @@ enum {
     SH_W_EXP = 1 << 1,      /* contains a parameter/arithmetic expansion */
     SH_W_CMDSUB = 1 << 2,   /* contains $(..) or `..` */
     SH_W_GLOB = 1 << 3,     /* unquoted * ? [ */
-    SH_W_BRACE = 1 << 4,    /* unquoted { (brace expansion) */
+    SH_W_BRACE = 1 << 4,    /* brace syntax not expanded (too many words): like a glob */
     SH_W_TRUNC = 1 << 5,    /* text did not fit; rules needing it fail closed */
     SH_W_PROCSUB = 1 << 6,  /* <(..) or >(..) */
     SH_W_CTRL = 1 << 7,     /* a raw control byte in the input */
+    SH_W_SPLIT = 1 << 8,    /* lexer only: holds SH_K_SPLIT markers */
 };
 #define SH_W_OPAQUE (SH_W_EXP | SH_W_CMDSUB | SH_W_PROCSUB | SH_W_TRUNC | SH_W_CTRL)
 
@@ -77,6 +92,7 @@ typedef struct {
  * w[i].off indexes text (the arena's text pool, every word NUL-terminated). */
 typedef struct {
     const char *src;        /* the source the raw spans refer to */
+    size_t src_len;
     const char *text;
     sh_word *w;
     int nw;
@@ -91,12 +107,40 @@ typedef struct {
     int pipe_text_len;
 } sh_cmd;
 
+/* Names the text defines: functions, variables with the values assigned,
+ * and command remaps (alias, hash -p, BASH_CMDS). Kept for the whole
+ * decision (shell_vars.c). */
+enum { SH_SYM_FUNC = 1, SH_SYM_VAR, SH_SYM_REMAP };
+enum {
+    SH_V_ONE = 1,           /* every assignment seen gave this one literal value */
+    SH_V_MULTI,             /* assigned different values (branches, loops): unknown which */
+    SH_V_UNKNOWN,           /* assigned something it cannot see (read, $(..), ...) */
+    SH_V_UNSET,             /* unset NAME: empty, and ${NAME-x} is x */
+};
+
+typedef struct {
+    uint32_t name, nlen;    /* in the keep pool */
+    uint32_t val, vlen;     /* VAR: the value; REMAP: the replacement text */
+    uint8_t kind, state;
+    uint8_t busy;           /* REMAP: being expanded (not again inside itself) */
+    uint8_t unknown_call;   /* FUNC not defined (yet): a body called it as a program */
+    int16_t runs_args;      /* FUNC: 1 + the first positional parameter its body runs as a
+                             * command ("$@" is 1), 0 when it runs none */
+} sh_sym;
+
+/* A call of one function from another's body (the fork-bomb graph). */
+typedef struct {
+    uint32_t from, to;      /* symbol indexes */
+    uint8_t forked;         /* through a pipe, &, coproc, a subshell or a substitution */
+} sh_edge;
+
 /* Scratch for one decision, carved from one block: on the stack for inputs
  * up to SH_STACK_INPUT bytes, else one heap block sized from the input
  * (freed before wg_shell_analyze returns). Pools are stacks: a nested parse
  * allocates above its caller and gives everything back when it returns.
  * The last byte of text is a permanent NUL (words that do not fit point
- * at it). */
+ * at it). The symbol table, its keep pool and the call edges live for the
+ * whole decision. */
 typedef struct {
     char *text;
     uint32_t tcap, ttop;
@@ -104,11 +148,15 @@ typedef struct {
     uint32_t wcap, wtop;
     sh_redir *r;
     uint32_t rcap, rtop;
-    uint32_t *fslot;        /* function names: open hash, 1 + offset into names */
-    uint32_t fmask, nfunc;
-    int fready;             /* fslot cleared (done on the first definition) */
-    char *names;
-    uint32_t ncap, ntop;
+    uint32_t *slot;         /* symbols: open hash of 1 + index into sym */
+    uint32_t smask;
+    int sready;             /* slot cleared (done on the first definition) */
+    sh_sym *sym;
+    uint32_t scap, nsym;
+    char *keep;
+    uint32_t kcap, ktop;
+    sh_edge *edge;
+    uint32_t ecap, nedge;
 } sh_arena;
 
 /* cwd classes, tracked across `cd` so `cd / && rm -rf *` is seen. */
@@ -121,6 +169,7 @@ typedef struct {
     char delim[SH_MAX_DELIM];
     int dlen;
     sh_redir *redir;        /* in the owning command while it is current */
+    int pipe_next;          /* `cat <<X | next`: the body is what next reads */
 } sh_heredoc;
 
 /* Analysis state for one wg_shell_analyze call. */
@@ -134,8 +183,13 @@ typedef struct {
     unsigned ncmd;          /* simple commands seen (SH_MAX_COMMANDS) */
     const char *overflow;   /* which bound was passed, or NULL */
     uint64_t steps;         /* work done, for the linearity tests */
+    uint64_t budget;        /* steps one decision may take (SH_WORK_PER_BYTE per input byte) */
     int nheredoc;
     sh_heredoc heredoc[SH_MAX_HEREDOCS];
+    int vars_unknown;       /* after `source`: any variable may hold anything */
+    int cur_func;           /* symbol index of the function whose body is being read, or -1 */
+    int fork_level;         /* subshells and substitutions entered (fork-bomb edges) */
+    int body_fork_level;    /* fork_level where the current function's body began */
     sh_arena ar;
 } sh_ctx;
 
@@ -153,6 +207,9 @@ typedef struct {
 /* A bound was passed: the decision fails closed (see the limits above). */
 void sh_overflow(sh_ctx *cx, const char *what);
 #define SH_STEP(cx, k) ((cx)->steps += (uint64_t)(k))
+/* Counts work that is bounded only by the budget: 0, or -1 past it
+ * (sh_overflow was called). */
+int sh_charge(sh_ctx *cx, size_t k);
 
 /* Scratch text of cap bytes above everything in use (a nested parse of it
  * allocates above it); NULL when the pool is out (sh_overflow was called).
@@ -167,10 +224,64 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
 /* Parses and analyses a script; returns 0, or -1 when it cannot be parsed
  * (the caller classifies fail-closed). */
 int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via);
+/* ---- shell_vars.c ---- */
+/* The symbol kind/name, or NULL. */
+sh_sym *sh_sym_find(const sh_ctx *cx, int kind, const char *name, size_t n);
+/* The symbol, added when new; NULL when the table is full (sh_overflow was
+ * called: the decision fails closed). */
+sh_sym *sh_sym_add(sh_ctx *cx, int kind, const char *name, size_t n);
+static inline const char *sh_sym_name(const sh_ctx *cx, const sh_sym *y) { return cx->ar.keep + y->name; }
+/* Copies s into the keep pool; 0 and *off, or -1 (overflow). */
+int sh_keep(sh_ctx *cx, const char *s, size_t n, uint32_t *off);
+/* NAME=value (append: NAME+=value). value is normalized word text; a value
+ * with an expansion it cannot see makes the variable unknown. */
+void sh_var_assign(sh_ctx *cx, const char *name, size_t n, const char *val, size_t vlen, int append);
+void sh_var_unknown(sh_ctx *cx, const char *name, size_t n);
+/* The one value the variable surely has here: 1 with *val and *vlen, else 0. */
+int sh_var_value(const sh_ctx *cx, const char *name, size_t n, const char **val, uint32_t *vlen);
+/* unset NAME */
+void sh_var_unset(sh_ctx *cx, const char *name, size_t n);
+/* 1 when NAME is known to be unset here. */
+int sh_var_is_unset(const sh_ctx *cx, const char *name, size_t n);
+
+/* A call of function f by the command of v, recorded as an edge of the
+ * call graph when it is made from a function's body (fork bombs). */
+void sh_call(sh_ctx *cx, const sh_view *v, const sh_sym *f);
+/* Checks the call graph once the text is read: a function that reaches
+ * itself through a fork (pipe, &, coproc, subshell, substitution) is a
+ * fork bomb (critical.fork_bomb). */
+void sh_check_fork_bombs(sh_ctx *cx);
+
+/* Arithmetic text in a word (let 'a[$(cmd)]=1', [[ 'x[$(cmd)]' -eq 1 ]]):
+ * bash expands a subscript's substitutions when it evaluates it, so text
+ * holding $( or ` is read as a script. */
+void sh_arith_text(sh_ctx *cx, const char *t, size_t n);
 /* 1 when name was defined as a shell function earlier in the text. */
 int sh_is_function(const sh_ctx *cx, const char *name);
 
+/* ---- shell_words.c ---- */
+/* Resolves the markers of w in place: brace syntax and split points become
+ * plain text (`{` `,` `}` and a blank). */
+void sh_word_literal(char *text, sh_word *w);
+/* Brace expansion then field splitting of a word read with markers: calls
+ * emit(ctx, word) for each resulting word, in order (none for an unquoted
+ * expansion that is empty). The texts go where w's text was, in the arena.
+ * Returns the first negative emit result, else 0. */
+typedef int (*sh_emit_fn)(void *ctx, const sh_word *w);
+int sh_word_expand(sh_ctx *cx, sh_word *w, sh_emit_fn emit, void *ctx);
+
+/* The text `echo ARGS` (with -n -e -E) or `printf FORMAT ARGS` writes,
+ * the program being word i of c, its arguments words (i, end): into out
+ * (cap bytes); its length, or -1 when it cannot be known (an expansion, a
+ * conversion other than %s %b %d %i %u %c %%, more than cap bytes). */
+long sh_printed_text(const sh_cmd *c, int i, int end, char *out, size_t cap);
+
 /* ---- shell_analyze.c ---- */
+/* /dev/stdin, /dev/fd/0, /proc/self/fd/0 (what a shell reads its script from). */
+int sh_is_stdin_path(const char *t);
+/* An input redirection target whose text the model cannot see: <(..),
+ * $(..), an expansion, /dev/tcp and /dev/udp. */
+int sh_unseen_input(const sh_cmd *c, const sh_word *target);
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via);
 void sh_analyze_view(sh_ctx *cx, const sh_view *v);
 void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
@@ -243,6 +354,9 @@ static inline const char *sh_wtext(const sh_cmd *c, int i) { return c->text + c-
 /* Length needed to join words [from, to) with spaces (join_words in shell_rules.c). */
 size_t sh_words_len(const sh_cmd *c, int from, int to);
 int sh_weq(const sh_cmd *c, int i, const char *lit);
+/* 1 when word i's text is exactly what runs: no expansion left unresolved,
+ * no glob or brace pattern (variables, braces, $IFS are already applied). */
+int sh_word_is_literal(const sh_cmd *c, int i);
 int sh_wprefix(const sh_cmd *c, int i, const char *lit);
 
 #endif

@@ -22,6 +22,14 @@
 
 enum { SEP_SEQ, SEP_AND, SEP_PIPE, SEP_BG, SEP_END };
 
+/* An open { } group: what to restore when it closes. */
+typedef struct {
+    int prev_func, prev_level;
+    int body;               /* a function's body */
+    int forked;             /* it raised fork_level (piped into) */
+    uint32_t edge_start;    /* the call edges made inside start here */
+} lx_group;
+
 typedef struct {
     sh_ctx *cx;
     const char *s;
@@ -32,12 +40,21 @@ typedef struct {
     uint32_t tbase;         /* this list's first text byte */
     uint32_t tcmd;          /* the current command's first text byte (after piped echo text) */
     size_t rbracket;        /* next ']' at or after this position, n when none (memo) */
-    size_t brace_end;       /* brace look-ahead memo: end of the last scan ... */
-    int brace_hit;          /* ... and its answer */
+    int lead;               /* leading reserved words of the command (if ! time {...):
+                             * the next word is in command position while nw == lead */
+    int coproc_at;          /* index of a `coproc` word in the command, or -1 */
+    int nassign;            /* NAME=value words right after the leading reserved words */
+    int case_depth;         /* open case ... esac in this list */
+    int pending_body;       /* a function was just named: the symbol whose body comes next, or -1 */
+    int closed_group;       /* edges from this index were made in a { } group that just
+                             * closed: forked if the command ends in & or | (else -1) */
+    int ngroup;             /* open { } groups of this list */
+    lx_group group[SH_MAX_LEX_DEPTH];
 } lx;
 
 static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term,
                       int piped_in, const char *via);
+static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq);
 
 /* Byte classes: 1 = metacharacter (ends a word), 2 = needs the slow path
  * inside a word (quotes, escapes, expansions, globs, braces, MARK). */
@@ -45,7 +62,7 @@ static const unsigned char byte_class[256] = {
     [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1,
     [')'] = 1, ['<'] = 1, ['>'] = 1,
     ['\\'] = 2, ['\''] = 2, ['"'] = 2, ['$'] = 2, ['`'] = 2, ['*'] = 2, ['?'] = 2,
-    ['['] = 2, ['{'] = 2, [(unsigned char)SH_MARK] = 2,
+    ['['] = 2, ['{'] = 2, ['~'] = 2, [(unsigned char)SH_MARK] = 2,
 };
 
 static int is_meta(char ch)
@@ -125,12 +142,46 @@ static void word_end(lx *L, sh_word *w)
 /* ---- substitutions ------------------------------------------------------ */
 
 /* $( ... ): L->p is just after "$(". */
+/* `which NAME`, `command -v NAME`, `type -P NAME`: the substitution is
+ * NAME's path, so it names that program. NAME, or NULL. */
+static const char *program_lookup(const char *t, size_t n, size_t *len)
+{
+    static const char *const forms[] = { "which ", "command -v ", "command -V ", "type -P ",
+                                         "type -p ", "whence -p " };
+    while (n && (*t == ' ' || *t == '\t'))
+        t++, n--;
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\n'))
+        n--;
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        size_t k = strlen(forms[i]);
+        if (n <= k || memcmp(t, forms[i], k) != 0)
+            continue;
+        const char *name = t + k;
+        size_t m = n - k;
+        for (size_t j = 0; j < m; j++)
+            if (!is_name_char(name[j]) && !strchr("./+-", name[j]))
+                return NULL;
+        *len = m;
+        return name;
+    }
+    return NULL;
+}
+
 static int read_cmdsub(lx *L, sh_word *w)
 {
     size_t p = L->p;
-    if (parse_list(L->cx, L->s, L->n, &p, ')', 0, "inside $(...)") < 0)
+    L->cx->fork_level++;
+    int rc = parse_list(L->cx, L->s, L->n, &p, ')', 0, "inside $(...)");
+    L->cx->fork_level--;
+    if (rc < 0)
         return -1;
+    size_t len;
+    const char *name = program_lookup(L->s + L->p, p - 1 - L->p, &len);
     L->p = p;
+    if (name) {
+        put_value(L, w, name, (uint32_t)len, 1);
+        return 0;
+    }
     put_mark(L, w, SH_K_CMDSUB);
     w->flags |= SH_W_CMDSUB;
     return 0;
@@ -171,7 +222,21 @@ static int read_backtick(lx *L, sh_word *w)
     }
     L->p = end + 1;
     size_t q = 0;
+    L->cx->fork_level++;
     int rc = parse_list(L->cx, buf, k, &q, 0, 0, "inside `...`");
+    L->cx->fork_level--;
+    size_t len;
+    const char *name = rc == 0 ? program_lookup(buf, k, &len) : NULL;
+    if (name) {
+        /* copy out of the scratch before giving it back */
+        char keep[64];
+        if (len < sizeof keep) {
+            memcpy(keep, name, len);
+            sh_scratch_release(L->cx, mark);
+            put_value(L, w, keep, (uint32_t)len, 1);
+            return 0;
+        }
+    }
     sh_scratch_release(L->cx, mark);
     if (rc < 0)
         return -1;
@@ -182,21 +247,222 @@ static int read_backtick(lx *L, sh_word *w)
 
 static int read_dq(lx *L, sh_word *w, int until_end);
 static int read_dollar(lx *L, sh_word *w, int in_dq);
-static int read_param_body(lx *L, sh_word *w);
+static int read_param_body(lx *L, sh_word *w, int in_dq);
+
+/* ---- variables ----------------------------------------------------------- */
+
+/* Unquoted $IFS (and ${IFS...}): blanks that split the word (rm${IFS}-rf). */
+static void put_split(lx *L, sh_word *w)
+{
+    put_mark(L, w, SH_K_SPLIT);
+    w->flags |= SH_W_SPLIT;
+}
+
+/* Element sel of a value (array elements are separated by SH_K_SPLIT);
+ * sel < 0: all of it. */
+static const char *element(const char *v, uint32_t n, long sel, uint32_t *len)
+{
+    if (sel < 0) {
+        *len = n;
+        return v;
+    }
+    const char *e = v, *end = v + n;
+    for (const char *q = v; q < end; q++) {
+        if (q + 1 < end && q[0] == SH_MARK && q[1] == SH_K_SPLIT) {
+            if (sel-- == 0)
+                break;
+            e = q + 2;
+            q++;
+            continue;
+        }
+        if (q[0] == SH_MARK)
+            q++;
+    }
+    if (sel > 0) {
+        *len = 0;
+        return v + n;
+    }
+    const char *stop = e;
+    while (stop < end && !(stop + 1 < end && stop[0] == SH_MARK && stop[1] == SH_K_SPLIT))
+        stop += stop[0] == SH_MARK && stop + 1 < end ? 2 : 1;
+    *len = (uint32_t)(stop - e);
+    return e;
+}
+
+/* A known value put into the word: unquoted, its IFS characters split it
+ * and its * ? [ are a glob (bash expands the result); an array's element
+ * boundaries split it even in quotes. */
+static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq)
+{
+    if (!room(L, n)) {
+        truncated(L, w);                /* never copy what cannot fit */
+        return;
+    }
+    const char *ifs = " \t\n";
+    uint32_t ifs_len = 3;
+    if (!in_dq) {
+        const char *iv;
+        uint32_t il;
+        if (sh_var_value(L->cx, "IFS", 3, &iv, &il) && !memchr(iv, SH_MARK, il)) {
+            ifs = iv;
+            ifs_len = il;
+        }
+    }
+    SH_STEP(L->cx, n);
+    for (uint32_t i = 0; i < n; i++) {
+        char ch = v[i];
+        if (ch == SH_MARK && i + 1 < n) {
+            if (v[i + 1] == SH_K_SPLIT) {
+                put_split(L, w);
+            } else {
+                put_mark(L, w, v[i + 1]);
+                w->flags |= SH_W_EXP;
+            }
+            i++;
+        } else if (!in_dq && memchr(ifs, ch, ifs_len)) {
+            put_split(L, w);
+        } else {
+            if (!in_dq && (ch == '*' || ch == '?' || ch == '['))
+                w->flags |= SH_W_GLOB;
+            put(L, w, ch);
+        }
+    }
+}
+
+/* Variables whose conventional value is a program (the user's editor,
+ * compiler, ...): not a hidden sudo, an unknown program. $SHELL and $BASH
+ * are a shell. */
+static const char *conventional(const char *name, size_t n)
+{
+    static const char *const progs[] = {
+        "AR", "AS", "BROWSER", "CARGO", "CC", "CPP", "CXX", "DOCKER", "EDITOR", "FC", "GIT_EDITOR",
+        "GIT_PAGER", "GO", "JAVA", "KUBECTL", "LD", "MAKE", "MANPAGER", "NODE", "NPM", "PAGER",
+        "PERL", "PHP", "PYTHON", "PYTHON3", "RUBY", "RUSTC", "VISUAL", "YARN",
+    };
+    if ((n == 5 && memcmp(name, "SHELL", 5) == 0) || (n == 4 && memcmp(name, "BASH", 4) == 0))
+        return "bash";
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+        if (strlen(progs[i]) == n && memcmp(progs[i], name, n) == 0)
+            return "";
+    return NULL;
+}
+
+/* Unquoted, a value is split at IFS: IFS set to something the model cannot
+ * see makes every unquoted value unseen. */
+static int ifs_known(const lx *L)
+{
+    const char *v;
+    uint32_t n;
+    return !sh_sym_find(L->cx, SH_SYM_VAR, "IFS", 3) || sh_var_value(L->cx, "IFS", 3, &v, &n);
+}
+
+/* $NAME or ${NAME...} element sel: its value when the model knows it. */
+static void put_var(lx *L, sh_word *w, const char *name, size_t n, long sel, int in_dq)
+{
+    const char *v;
+    uint32_t vl;
+    if (!in_dq && !ifs_known(L)) {
+        put_mark(L, w, SH_K_PARAM);
+        w->flags |= SH_W_EXP;
+        return;
+    }
+    if (n == 8 && memcmp(name, "FUNCNAME", 8) == 0 && L->cx->cur_func >= 0 && sel <= 0) {
+        const sh_sym *f = &L->cx->ar.sym[L->cx->cur_func];
+        put_value(L, w, sh_sym_name(L->cx, f), f->nlen, 1);   /* the function being defined */
+        return;
+    }
+    if (sh_var_value(L->cx, name, n, &v, &vl) && sh_charge(L->cx, sel > 0 ? vl : 0) == 0) {
+        v = element(v, vl, sel, &vl);
+        put_value(L, w, v, vl, in_dq);
+        return;
+    }
+    const char *conv = L->cx->vars_unknown ? NULL : conventional(name, n);
+    if (conv && *conv && !sh_sym_find(L->cx, SH_SYM_VAR, name, n)) {
+        put_value(L, w, conv, (uint32_t)strlen(conv), 1);
+        return;
+    }
+    put_mark(L, w, conv && !sh_sym_find(L->cx, SH_SYM_VAR, name, n) ? SH_K_CONV : SH_K_PARAM);
+    w->flags |= SH_W_EXP;
+}
+
+/* Plain text: no quotes, expansions, escapes or markers. */
+static int plain(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strchr("$`'\"\\", t[i]) || t[i] == SH_MARK)
+            return 0;
+    return 1;
+}
+
+/* ${...} with content c[0..n): the forms whose value the model can tell
+ * (${X} ${X[@]} ${X[N]} ${X:-lit} ${X-lit} ${X:=lit} ${X:+lit}); 1 when it
+ * put the value, 0 when the caller puts an unseen expansion. */
+static int param_value(lx *L, sh_word *w, const char *c, size_t n, int in_dq)
+{
+    size_t k = 0;
+    while (k < n && is_name_char(c[k]))
+        k++;
+    if (k == 0 || !is_name_start(c[0]))
+        return 0;
+    const char *r = c + k;
+    size_t rn = n - k;
+    if (rn == 0) {
+        put_var(L, w, c, k, 0, in_dq);
+        return 1;
+    }
+    if (r[0] == '[' && r[rn - 1] == ']') {
+        if (rn == 3 && (r[1] == '@' || r[1] == '*')) {
+            put_var(L, w, c, k, -1, in_dq);
+            return 1;
+        }
+        long sel = 0;
+        for (size_t i = 1; i + 1 < rn; i++) {
+            if (r[i] < '0' || r[i] > '9' || sel > 100000)
+                return 0;
+            sel = sel * 10 + (r[i] - '0');
+        }
+        if (rn < 3)
+            return 0;
+        put_var(L, w, c, k, sel, in_dq);
+        return 1;
+    }
+    int colon = r[0] == ':';
+    char op = r[colon];
+    if (rn < (size_t)colon + 1 || !strchr("-=+", op))
+        return 0;
+    const char *lit = r + colon + 1;
+    size_t ln = rn - colon - 1;
+    const char *v;
+    uint32_t vl;
+    int known = sh_var_value(L->cx, c, k, &v, &vl);
+    if (!known || !plain(lit, ln) || (!in_dq && !ifs_known(L)))
+        return 0;
+    int set = colon ? vl > 0 : !sh_var_is_unset(L->cx, c, k);   /* a variable the model knows is set */
+    if (op == '+') {
+        if (set)
+            put_value(L, w, lit, (uint32_t)ln, in_dq);
+        return 1;
+    }
+    if (set)
+        put_value(L, w, v, vl, in_dq);
+    else
+        put_value(L, w, lit, (uint32_t)ln, in_dq);
+    return 1;
+}
 
 /* ${ ... }: L->p at "${". Nested quotes and substitutions are followed so
  * that `${x:-$(rm -rf ~)}` is seen. */
-static int read_param(lx *L, sh_word *w)
+static int read_param(lx *L, sh_word *w, int in_dq)
 {
     if (L->cx->lex_depth >= SH_MAX_LEX_DEPTH)
         return -1;
     L->cx->lex_depth++;
-    int rc = read_param_body(L, w);
+    int rc = read_param_body(L, w, in_dq);
     L->cx->lex_depth--;
     return rc;
 }
 
-static int read_param_body(lx *L, sh_word *w)
+static int read_param_body(lx *L, sh_word *w, int in_dq)
 {
     size_t start = L->p + 2;
     size_t p = start;
@@ -254,30 +520,123 @@ static int read_param_body(lx *L, sh_word *w)
         return -1;
     int home = p - start == 4 && memcmp(L->s + start, "HOME", 4) == 0;
     L->p = p + 1;
+    if (!in_dq && p - start >= 3 && memcmp(L->s + start, "IFS", 3) == 0 &&
+        (p - start == 3 || !is_name_char(L->s[start + 3]))) {
+        put_split(L, w);                /* ${IFS}, ${IFS:0:1}: some of the blanks */
+        return 0;
+    }
+    if (!home && !(w->flags & SH_W_CMDSUB) && param_value(L, w, L->s + start, p - start, in_dq))
+        return 0;
+    if (p - start == 1 && (L->s[start] == '@' || L->s[start] == '*' ||
+                           (L->s[start] >= '1' && L->s[start] <= '9'))) {
+        put_mark(L, w, L->s[start] >= '1' ? L->s[start] : SH_K_ARGS);   /* ${@} ${1} */
+        w->flags |= SH_W_EXP;
+        return 0;
+    }
     put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
     w->flags |= SH_W_EXP;
     return 0;
 }
 
-/* $(( ... )): arithmetic. A substitution inside is not modelled: fail. */
+/* From q (inside parentheses, depth open), the end of the arithmetic: the
+ * position after the ')' that brings depth to 0, or with dparen (the `((`
+ * command) after the "))" when the ')' closing the inner '(' is followed at
+ * once by ')' (bash's rule; otherwise `((a); (b))` is two subshells).
+ * Quoted text is skipped. 0 when it does not end (or is not arithmetic). */
+static size_t arith_end(lx *L, size_t q, int depth, int dparen)
+{
+    const char *s = L->s;
+    size_t n = L->n, q0 = q;
+    size_t end = 0;
+    while (q < n) {
+        char ch = s[q];
+        if (ch == '\\') {
+            q += 2;
+            continue;
+        }
+        if (ch == '\'' || ch == '`') {
+            const char *e = memchr(s + q + 1, ch, n - q - 1);
+            if (!e)
+                break;
+            q = (size_t)(e - s) + 1;
+            continue;
+        }
+        if (ch == '"') {
+            q++;
+            while (q < n && s[q] != '"')
+                q += s[q] == '\\' ? 2 : 1;
+            q++;
+            continue;
+        }
+        if (ch == '(') {
+            depth++;
+        } else if (ch == ')') {
+            depth--;
+            if (dparen && depth == 1) {
+                end = q + 1 < n && s[q + 1] == ')' ? q + 2 : 0;
+                break;
+            }
+            if (depth == 0) {
+                end = q + 1;
+                break;
+            }
+        }
+        q++;
+    }
+    SH_STEP(L->cx, q - q0);
+    return end;
+}
+
+/* The substitutions inside arithmetic text [from, to): $(..), `..`, ${..}
+ * and "..": their commands run before the arithmetic does. */
+static int arith_subs(lx *L, size_t from, size_t to)
+{
+    size_t save_n = L->n;
+    uint32_t save_t = L->cx->ar.ttop;
+    int rc = 0;
+    sh_word dummy;
+    L->n = to;                          /* a substitution must close inside */
+    L->p = from;
+    while (L->p < to && rc == 0) {
+        char ch = L->s[L->p];
+        char nx = L->p + 1 < to ? L->s[L->p + 1] : '\0';
+        SH_STEP(L->cx, 1);
+        word_begin(L, &dummy);
+        if (ch == '$' && nx == '(' && L->p + 2 < to && L->s[L->p + 2] == '(') {
+            L->p += 3;                  /* nested arithmetic: its text is scanned on */
+        } else if (ch == '$' && (nx == '(' || nx == '{')) {
+            rc = read_dollar(L, &dummy, 1);
+        } else if (ch == '`') {
+            L->p++;
+            rc = read_backtick(L, &dummy);
+        } else if (ch == '"') {
+            L->p++;
+            rc = read_dq(L, &dummy, 0);
+        } else if (ch == '\'') {
+            const char *e = memchr(L->s + L->p + 1, '\'', to - L->p - 1);
+            if (!e)
+                rc = -1;
+            else
+                L->p = (size_t)(e - L->s) + 1;
+        } else {
+            L->p += ch == '\\' ? 2 : 1;
+        }
+        L->cx->ar.ttop = save_t;
+    }
+    L->n = save_n;
+    L->p = to;
+    return rc;
+}
+
+/* $(( ... )): arithmetic; the substitutions inside are parsed. */
 static int read_arith(lx *L, sh_word *w)
 {
-    size_t p = L->p + 3;
-    int depth = 2;
-    while (p < L->n && depth > 0) {
-        char ch = L->s[p];
-        if (ch == '(')
-            depth++;
-        else if (ch == ')')
-            depth--;
-        else if (ch == '`' || (ch == '$' && p + 1 < L->n && L->s[p + 1] == '('))
-            return -1;
-        p++;
-    }
-    SH_STEP(L->cx, p - L->p);
-    if (depth)
+    size_t end = arith_end(L, L->p + 3, 2, 0);
+    if (!end || end < L->p + 5)
         return -1;
-    L->p = p;
+    if (arith_subs(L, L->p + 3, end - 2) < 0)
+        return -1;
+    L->p = end;
     put_mark(L, w, SH_K_PARAM);
     w->flags |= SH_W_EXP;
     return 0;
@@ -380,7 +739,7 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
         return read_cmdsub(L, w);
     }
     if (nx == '{')
-        return read_param(L, w);
+        return read_param(L, w, in_dq);
     if (nx == '\'' && !in_dq) {
         L->p = p + 2;
         return read_ansi(L, w);
@@ -396,13 +755,21 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
             q++;
         int home = q - p - 1 == 4 && memcmp(s + p + 1, "HOME", 4) == 0;
         L->p = q;
-        put_mark(L, w, home ? SH_K_HOME : SH_K_PARAM);
-        w->flags |= SH_W_EXP;
+        if (!in_dq && q - p - 1 == 3 && memcmp(s + p + 1, "IFS", 3) == 0) {
+            put_split(L, w);
+            return 0;
+        }
+        if (home) {
+            put_mark(L, w, SH_K_HOME);
+            w->flags |= SH_W_EXP;
+            return 0;
+        }
+        put_var(L, w, s + p + 1, q - p - 1, 0, in_dq);
         return 0;
     }
     if (nx && strchr("0123456789@*#?$!-", nx)) {
         L->p = p + 2;
-        put_mark(L, w, SH_K_PARAM);
+        put_mark(L, w, (nx == '@' || nx == '*') ? SH_K_ARGS : (nx >= '1' && nx <= '9') ? nx : SH_K_PARAM);
         w->flags |= SH_W_EXP;
         return 0;
     }
@@ -463,32 +830,6 @@ static int read_dq_body(lx *L, sh_word *w, int until_end)
     return until_end ? 0 : -1;
 }
 
-/* Does the unquoted '{' at p start a brace expansion ({a,b} or {1..3})?
- * The scan from p stops at the first '}', ',', '..' or metacharacter; a
- * later '{' before that stop gets the same answer, so it is remembered
- * (else "{{{{..." would be quadratic). */
-static int brace_expands(lx *L, size_t p)
-{
-    const char *s = L->s;
-    size_t n = L->n;
-    if (p < L->brace_end)
-        return L->brace_hit;
-    size_t q = p + 1;
-    int hit = 0;
-    for (; q < n && !is_meta(s[q]); q++) {
-        if (s[q] == '}')
-            break;
-        if (s[q] == ',' || (s[q] == '.' && q + 1 < n && s[q + 1] == '.')) {
-            hit = 1;
-            break;
-        }
-    }
-    SH_STEP(L->cx, q - p);
-    L->brace_end = q;
-    L->brace_hit = hit;
-    return hit;
-}
-
 /* Is there a ']' after p (the bracket-expression check)? Remembered, so a
  * run of '[' scans the rest of the text once. */
 static int bracket_follows(lx *L, size_t p)
@@ -502,15 +843,22 @@ static int bracket_follows(lx *L, size_t p)
     return L->rbracket < L->n;
 }
 
-/* One word, up to the next unquoted metacharacter. */
-static int read_word(lx *L, sh_word *w)
+/* One word, up to the next unquoted metacharacter. Unquoted brace syntax
+ * and the field-splitting points of unquoted expansions stay as markers
+ * (SH_K_BRACE_*, SH_K_SPLIT) for sh_word_expand; read_word resolves them to
+ * plain text. */
+static int read_word_marked(lx *L, sh_word *w)
 {
     word_begin(L, w);
     const char *s = L->s;
+    int bopen = 0;                              /* unquoted '{' still open */
     /* process substitution <(..) / >(..) */
     if (L->p + 1 < L->n && (s[L->p] == '<' || s[L->p] == '>') && s[L->p + 1] == '(') {
         size_t p = L->p + 2;
-        if (parse_list(L->cx, s, L->n, &p, ')', 0, "inside a process substitution") < 0)
+        L->cx->fork_level++;
+        int rc = parse_list(L->cx, s, L->n, &p, ')', 0, "inside a process substitution");
+        L->cx->fork_level--;
+        if (rc < 0)
             return -1;
         L->p = p;
         put_mark(L, w, SH_K_PROCSUB);
@@ -536,10 +884,14 @@ static int read_word(lx *L, sh_word *w)
     while (L->p < L->n) {
         char ch = s[L->p];
         unsigned char bc = byte_class[(unsigned char)ch];
-        if (bc == 0) {                          /* fast path: plain bytes */
+        if (bc == 0 && !(bopen && (ch == ',' || ch == '}'))) {   /* fast path: plain bytes */
             size_t q = L->p + 1;
-            while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
-                q++;
+            if (bopen)
+                while (q < L->n && byte_class[(unsigned char)s[q]] == 0 && s[q] != ',' && s[q] != '}')
+                    q++;
+            else
+                while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
+                    q++;
             size_t k = q - L->p;
             SH_STEP(L->cx, k);
             if (room(L, k)) {
@@ -605,25 +957,61 @@ static int read_word(lx *L, sh_word *w)
             put(L, w, ch);
             L->p++;
             break;
+        case '~': {
+            /* NAME=~/x, PATH=a:~/bin: an assignment expands ~ after = and : */
+            char prev = w->len ? L->cx->ar.text[L->cx->ar.ttop - 1] : '\0';
+            char next = L->p + 1 < L->n ? s[L->p + 1] : '\0';
+            size_t k = 0;
+            const char *r = s + w->raw_off;
+            while (w->raw_off + k < L->p && is_name_char(r[k]))
+                k++;
+            if ((prev == '=' || prev == ':') && k > 0 && is_name_start(r[0]) && r[k] == '=' &&
+                (next == '/' || next == ':' || next == '\0' || is_meta(next))) {
+                put_mark(L, w, SH_K_HOME);
+                w->flags |= SH_W_EXP;
+            } else {
+                put(L, w, ch);
+            }
+            L->p++;
+            break;
+        }
         case '*': case '?':
             w->flags |= SH_W_GLOB;
             put(L, w, ch);
             L->p++;
             break;
         case '{':
-            if (brace_expands(L, L->p))
-                w->flags |= SH_W_BRACE;
-            put(L, w, ch);
+            put_mark(L, w, SH_K_BRACE_OPEN);
+            w->flags |= SH_W_BRACE;
+            bopen++;
             L->p++;
             break;
         default:
-            if (ch == SH_MARK)
-                w->flags |= SH_W_CTRL;
-            put(L, w, ch);
+            if (ch == ',' && bopen) {
+                put_mark(L, w, SH_K_BRACE_COMMA);
+            } else if (ch == '}' && bopen) {
+                put_mark(L, w, SH_K_BRACE_CLOSE);
+                bopen--;
+            } else {
+                if (ch == SH_MARK)
+                    w->flags |= SH_W_CTRL;
+                put(L, w, ch);
+            }
             L->p++;
         }
     }
     word_end(L, w);
+    return 0;
+}
+
+/* A word whose markers become plain text: no brace expansion, no field
+ * splitting (redirection targets, here-doc delimiters, patterns, tests). */
+static int read_word(lx *L, sh_word *w)
+{
+    if (read_word_marked(L, w) < 0)
+        return -1;
+    if (w->flags & (SH_W_BRACE | SH_W_SPLIT))
+        sh_word_literal(L->cx->ar.text, w);
     return 0;
 }
 
@@ -656,6 +1044,12 @@ static int read_heredocs(lx *L)
         }
         if (p >= L->n)
             after = L->n;
+        if (hd->pipe_next && L->c->serial == hd->serial + 1 && L->c->piped_in &&
+            (hd->quoted || (!memchr(L->s + body, '$', end - body) && !memchr(L->s + body, '`', end - body) &&
+                            !memchr(L->s + body, '\\', end - body)))) {
+            L->c->pipe_text = L->s + body;      /* literal: what the next stage reads */
+            L->c->pipe_text_len = (int)(end - body);
+        }
         if (hd->serial == L->c->serial && hd->redir) {
             hd->redir->body_ok = 1;
             hd->redir->body_off = (uint32_t)body;
@@ -707,7 +1101,8 @@ static int read_redir(lx *L, int fd)
     while (p < L->n && (s[p] == ' ' || s[p] == '\t'))
         p++;
     L->p = p;
-    if (p >= L->n || is_meta(s[p]))
+    int procsub = p + 1 < L->n && (s[p] == '<' || s[p] == '>') && s[p + 1] == '(';
+    if (p >= L->n || (is_meta(s[p]) && !procsub))
         return -1;
     /* the target is read first: a substitution in it parses above us */
     sh_redir r;
@@ -743,6 +1138,7 @@ static int read_redir(lx *L, int fd)
             return -1;
         sh_heredoc *hd = &L->cx->heredoc[L->cx->nheredoc++];
         hd->serial = c->serial;
+        hd->pipe_next = 0;
         hd->quoted = (r.target.flags & SH_W_QUOTED) != 0;
         hd->strip_tabs = strip;
         hd->dlen = (int)r.target.len;
@@ -772,34 +1168,33 @@ static void cmd_reset(lx *L, int piped_in)
     c->piped_out = 0;
     c->background = 0;
     c->serial = ++L->cx->serial;
+    L->lead = 0;
+    L->nassign = 0;
+    L->coproc_at = -1;
 }
 
-/* Literal text an `echo` stage writes into a pipe: joined at the list's
- * text base (the echo's own words are done with), the next command's text
- * starts after it. Its length, or -1. */
+/* Literal text an `echo` or `printf` stage writes into a pipe: written at
+ * the list's text base (the stage's own words are done with), the next
+ * command's text starts after it. Its length, or -1. */
 static int echo_text(lx *L)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
-    if (c->nw < 1 || c->nr > 0 || strcmp(sh_wtext(c, 0), "echo") != 0)
+    int i = L->lead > 0 ? L->lead : 0;
+    if (c->nw <= i || c->nr > 0)
         return -1;
-    size_t need = sh_words_len(c, 1, c->nw);
-    for (int i = 1; i < c->nw; i++)
-        if (c->w[i].flags & SH_W_OPAQUE)
-            return -1;
-    if ((size_t)a->ttop + need + 2 > a->tcap || need > INT32_MAX) {
-        sh_overflow(L->cx, "echoed text does not fit in the model's scratch space");
+    const char *prog = sh_wtext(c, i);
+    if (strcmp(prog, "echo") != 0 && strcmp(prog, "printf") != 0)
         return -1;
-    }
+    /* printf repeats its format: bound the text by the command's own size */
+    size_t cap = 2 * sh_words_len(c, i, c->nw) + 256;
+    if ((size_t)a->ttop + cap + 2 > a->tcap)
+        cap = a->tcap > a->ttop + 2 ? a->tcap - a->ttop - 2 : 0;
     char *out = a->text + a->ttop;
-    size_t k = 0;
-    for (int i = 1; i < c->nw; i++) {
-        if (i > 1)
-            out[k++] = ' ';
-        memcpy(out + k, sh_wtext(c, i), c->w[i].len);
-        k += c->w[i].len;
-    }
-    memmove(a->text + L->tbase, out, k);
+    long k = sh_printed_text(c, i, c->nw, out, cap);
+    if (k < 0 || k > INT32_MAX || memchr(out, '\0', (size_t)k))
+        return -1;
+    memmove(a->text + L->tbase, out, (size_t)k);
     a->text[L->tbase + k] = '\0';
     L->tcmd = L->tbase + (uint32_t)k + 1;
     return (int)k;
@@ -810,7 +1205,11 @@ static void end_cmd(lx *L, int sep)
     sh_cmd *c = L->c;
     sh_ctx *cx = L->cx;
     c->piped_out = sep == SEP_PIPE;
-    c->background = sep == SEP_BG;
+    c->background = sep == SEP_BG || L->coproc_at >= 0;
+    if (L->closed_group >= 0 && (c->piped_out || c->background))
+        for (uint32_t e = (uint32_t)L->closed_group; e < cx->ar.nedge; e++)
+            cx->ar.edge[e].forked = 1;  /* { ...; } & and { ...; } | x run apart */
+    L->closed_group = -1;
     if (c->nw > 0 || c->nr > 0 || c->overflow) {
         if (++cx->ncmd > SH_MAX_COMMANDS)
             sh_overflow(cx, "the command has more simple commands than the model checks");
@@ -819,62 +1218,66 @@ static void end_cmd(lx *L, int sep)
     }
     L->tcmd = L->tbase;
     int plen = sep == SEP_PIPE ? echo_text(L) : -1;
+    if (sep == SEP_PIPE && plen < 0 && cx->nheredoc > 0 && L->lead >= 0 && c->nw == L->lead + 1 &&
+        c->nr == 1 && c->r[0].op == SH_R_HEREDOC && c->r[0].fd <= 0 && sh_weq(c, L->lead, "cat")) {
+        sh_heredoc *hd = &cx->heredoc[cx->nheredoc - 1];
+        if (hd->serial == c->serial)
+            hd->pipe_next = 1;          /* cat <<EOF | sh: the body, once read */
+    }
     cmd_reset(L, sep == SEP_PIPE);
     c->pipe_text = plen >= 0 ? cx->ar.text + L->tbase : NULL;
     c->pipe_text_len = plen;
 }
 
-/* FNV-1a over a function name. */
-static uint32_t name_hash(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
-/* The slot of name in the function table: its entry, or the empty slot
- * where it belongs. */
-static uint32_t *func_slot(const sh_arena *a, const char *name, size_t n)
-{
-    uint32_t i = name_hash(name, n) & a->fmask;
-    for (;;) {
-        uint32_t *slot = &a->fslot[i];
-        if (*slot == 0)
-            return slot;
-        const char *have = a->names + *slot - 1;
-        if (strncmp(have, name, n) == 0 && have[n] == '\0')
-            return slot;
-        i = (i + 1) & a->fmask;
-    }
-}
-
 int sh_is_function(const sh_ctx *cx, const char *name)
 {
-    const sh_arena *a = &cx->ar;
-    return a->nfunc > 0 && *func_slot(a, name, strlen(name)) != 0;
+    return sh_sym_find(cx, SH_SYM_FUNC, name, strlen(name)) != NULL;
 }
 
 static void define_function(lx *L, const char *name)
 {
-    sh_arena *a = &L->cx->ar;
-    size_t n = strlen(name);
-    if (!a->fready) {
-        memset(a->fslot, 0, ((size_t)a->fmask + 1) * sizeof *a->fslot);
-        a->fready = 1;
+    sh_sym *f = sh_sym_add(L->cx, SH_SYM_FUNC, name, strlen(name));
+    if (f) {
+        f->state = 1;                   /* defined (a name only called so far has 0) */
+        L->pending_body = (int)(f - L->cx->ar.sym);
     }
-    uint32_t *slot = func_slot(a, name, n);
-    if (*slot)
-        return;
-    /* the table stays at most half full, so probes stay short */
-    if ((a->nfunc + 1) * 2 > a->fmask + 1 || (size_t)a->ntop + n + 1 > a->ncap) {
-        sh_overflow(L->cx, "the command defines more functions than the model holds");
-        return;
+}
+
+/* { opens a group; a function's body when one was just named. */
+static int group_open(lx *L)
+{
+    sh_ctx *cx = L->cx;
+    if (L->ngroup >= SH_MAX_LEX_DEPTH)
+        return -1;
+    int body = L->pending_body;
+    L->pending_body = -1;
+    lx_group *g = &L->group[L->ngroup++];
+    g->prev_func = cx->cur_func;
+    g->prev_level = cx->body_fork_level;
+    g->edge_start = cx->ar.nedge;
+    g->forked = 0;
+    g->body = body >= 0;
+    if (body >= 0) {
+        cx->cur_func = body;
+        cx->body_fork_level = cx->fork_level;
+    } else if (L->c->piped_in) {
+        g->forked = 1;                  /* ... | { ...; } runs in a subshell */
+        cx->fork_level++;
     }
-    memcpy(a->names + a->ntop, name, n + 1);
-    *slot = a->ntop + 1;
-    a->ntop += (uint32_t)n + 1;
-    a->nfunc++;
+    return 0;
+}
+
+static void group_close(lx *L)
+{
+    sh_ctx *cx = L->cx;
+    if (L->ngroup == 0)
+        return;
+    lx_group *g = &L->group[--L->ngroup];
+    cx->cur_func = g->prev_func;
+    cx->body_fork_level = g->prev_level;
+    if (g->forked)
+        cx->fork_level--;
+    L->closed_group = g->body ? -1 : (int)g->edge_start;
 }
 
 static void skip_blanks(lx *L)
@@ -894,9 +1297,11 @@ static void skip_blanks(lx *L)
 
 /* arr=( a b c ): the elements are words; their substitutions are parsed,
  * the words themselves are dropped. L->p just after '('. */
-static int read_array(lx *L)
+static int read_array(lx *L, const char *name, size_t nlen, int append)
 {
-    uint32_t save = L->cx->ar.ttop;
+    sh_arena *a = &L->cx->ar;
+    uint32_t save = a->ttop;
+    int literal = 1;
     for (;;) {
         while (L->p < L->n && (L->s[L->p] == ' ' || L->s[L->p] == '\t' || L->s[L->p] == '\n'))
             L->p++;
@@ -911,19 +1316,231 @@ static int read_array(lx *L)
         sh_word w;
         if (read_word(L, &w) < 0)
             return -1;
-        L->cx->ar.ttop = save;
+        if (w.flags & (SH_W_GLOB | SH_W_BRACE | SH_W_CTRL | SH_W_TRUNC))
+            literal = 0;
     }
-    L->cx->ar.ttop = save;
+    /* the elements are consecutive NUL-terminated texts: one value with
+     * SH_MARK SH_K_SPLIT between elements */
+    uint32_t end = a->ttop, k = 0;
+    uint32_t mark;
+    char *buf = sh_scratch(L->cx, 2 * (size_t)(end - save) + 1, &mark);
+    if (buf) {
+        for (uint32_t i = save; i + 1 < end; i++) {
+            if (a->text[i] == '\0') {          /* between two elements */
+                buf[k++] = SH_MARK;
+                buf[k++] = SH_K_SPLIT;
+            } else {
+                buf[k++] = a->text[i];
+            }
+        }
+        if (literal)
+            sh_var_assign(L->cx, name, nlen, buf, k, append);
+        else
+            sh_var_unknown(L->cx, name, nlen);
+        sh_scratch_release(L->cx, mark);
+    }
+    a->ttop = save;
     return 0;
 }
 
-static int add_word(lx *L)
+/* Is w the unquoted word lit? */
+static int word_is(const lx *L, const sh_word *w, const char *lit)
 {
+    return !(w->flags & SH_W_QUOTED) && strcmp(L->cx->ar.text + w->off, lit) == 0;
+}
+
+/* Reserved words after which the next word is again in command position. */
+static int leads_command(const lx *L, const sh_word *w)
+{
+    static const char *const lead[] = {
+        "!", "coproc", "do", "elif", "else", "if", "then", "time", "until", "while", "{",
+    };
+    if (w->flags & SH_W_QUOTED || w->len > 6)
+        return 0;
+    for (size_t i = 0; i < sizeof lead / sizeof *lead; i++)
+        if (word_is(L, w, lead[i]))
+            return 1;
+    return 0;
+}
+
+static void skip_space(lx *L)
+{
+    size_t p0 = L->p;
+    while (L->p < L->n) {
+        char ch = L->s[L->p];
+        if (ch == ' ' || ch == '\t' || ch == '\n')
+            L->p++;
+        else if (ch == '\\' && L->p + 1 < L->n && L->s[L->p + 1] == '\n')
+            L->p += 2;
+        else if (ch == '#') {
+            const char *nl = memchr(L->s + L->p, '\n', L->n - L->p);
+            L->p = nl ? (size_t)(nl - L->s) : L->n;
+        } else
+            break;
+    }
+    SH_STEP(L->cx, L->p - p0);
+}
+
+/* [[ ... ]]: L->p just after "[[". The words are tested, not run: their
+ * substitutions are parsed, the words dropped; && || ! ( ) < > are
+ * operators, and the word after =~ is a regular expression that may hold
+ * ( ) |. */
+static int read_cond(lx *L)
+{
+    sh_arena *a = &L->cx->ar;
+    uint32_t save_t = a->ttop;
+    int regex = 0;
+    for (;;) {
+        skip_space(L);
+        if (L->p >= L->n)
+            return -1;
+        const char *s = L->s;
+        char ch = s[L->p], nx = L->p + 1 < L->n ? s[L->p + 1] : '\0';
+        SH_STEP(L->cx, 1);
+        if (ch == ']' && nx == ']' && (L->p + 2 >= L->n || is_meta(s[L->p + 2]))) {
+            L->p += 2;
+            break;
+        }
+        if ((ch == '&' && nx == '&') || (ch == '|' && nx == '|')) {
+            L->p += 2;
+            continue;
+        }
+        if (ch == '(' || ch == ')' || ch == '<' || ch == '>') {
+            L->p++;
+            continue;
+        }
+        if (ch == '&' || ch == '|' || ch == ';')
+            return -1;
+        sh_word w;
+        if (regex) {
+            int depth = 0;
+            word_begin(L, &w);
+            while (L->p < L->n) {
+                ch = s[L->p];
+                if ((ch == ' ' || ch == '\t' || ch == '\n') && depth == 0)
+                    break;
+                int rc = 0;
+                if (ch == '(') {
+                    depth++;
+                    L->p++;
+                } else if (ch == ')') {
+                    if (depth == 0)
+                        break;
+                    depth--;
+                    L->p++;
+                } else if (ch == '\\') {
+                    L->p += 2;
+                } else if (ch == '\'') {
+                    const char *e = memchr(s + L->p + 1, '\'', L->n - L->p - 1);
+                    if (!e)
+                        return -1;
+                    L->p = (size_t)(e - s) + 1;
+                } else if (ch == '"') {
+                    L->p++;
+                    rc = read_dq(L, &w, 0);
+                } else if (ch == '$') {
+                    rc = read_dollar(L, &w, 0);
+                } else if (ch == '`') {
+                    L->p++;
+                    rc = read_backtick(L, &w);
+                } else {
+                    L->p++;
+                }
+                SH_STEP(L->cx, 1);
+                if (rc < 0)
+                    return -1;
+            }
+            regex = 0;
+        } else {
+            if (read_word(L, &w) < 0)
+                return -1;
+            regex = word_is(L, &w, "=~");
+            sh_arith_text(L->cx, a->text + w.off, w.len);
+        }
+        a->ttop = save_t;
+    }
+    a->ttop = save_t;
+    return 0;
+}
+
+/* After `in`, `;;`, `;&` or `;;&`: the next arm's patterns up to ')', or
+ * `esac`. 1 when the case closed, 0 when an arm begins, -1 on error. */
+static int read_case_patterns(lx *L)
+{
+    sh_arena *a = &L->cx->ar;
+    uint32_t save_t = a->ttop;
+    skip_space(L);
+    if (L->p >= L->n)
+        return -1;
+    if (L->s[L->p] == '(')
+        L->p++;
+    for (int first = 1;; first = 0) {
+        skip_blanks(L);
+        if (L->p >= L->n || is_meta(L->s[L->p]))
+            return -1;
+        sh_word w;
+        if (read_word(L, &w) < 0)
+            return -1;
+        int esac = first && word_is(L, &w, "esac");
+        a->ttop = save_t;
+        if (esac) {
+            L->case_depth--;
+            return 1;
+        }
+        skip_blanks(L);
+        if (L->p < L->n && L->s[L->p] == '|') {
+            L->p++;
+            continue;
+        }
+        if (L->p < L->n && L->s[L->p] == ')') {
+            L->p++;
+            return 0;
+        }
+        return -1;
+    }
+}
+
+/* case WORD in ...: L->p just after `case`. */
+static int read_case(lx *L)
+{
+    sh_arena *a = &L->cx->ar;
+    uint32_t save_t = a->ttop;
+    if (L->case_depth >= SH_MAX_LEX_DEPTH)
+        return -1;
+    skip_blanks(L);
+    if (L->p >= L->n || is_meta(L->s[L->p]))
+        return -1;
+    sh_word w;
+    if (read_word(L, &w) < 0)           /* the subject: its substitutions run */
+        return -1;
+    skip_space(L);
+    if (L->p >= L->n || is_meta(L->s[L->p]) || read_word(L, &w) < 0 || !word_is(L, &w, "in"))
+        return -1;
+    a->ttop = save_t;
+    L->case_depth++;
+    return read_case_patterns(L) < 0 ? -1 : 0;
+}
+
+/* NAME= or NAME+= at the start of the word's source? */
+static int looks_assignment(const lx *L, const sh_word *w)
+{
+    const char *r = L->s + w->raw_off;
+    size_t n = w->raw_len, k = 0;
+    if (n == 0 || !is_name_start(r[0]))
+        return 0;
+    while (k < n && is_name_char(r[k]))
+        k++;
+    return k < n && (r[k] == '=' || (r[k] == '+' && k + 1 < n && r[k + 1] == '='));
+}
+
+/* Appends one finished word to the command (sh_emit_fn). */
+static int append_word(void *ctx, const sh_word *wp)
+{
+    lx *L = ctx;
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
-    sh_word w;
-    if (read_word(L, &w) < 0)
-        return -1;
+    sh_word w = *wp;
+    int cmdpos = c->nw == L->lead;
     if (c->nw >= SH_MAX_WORDS || a->wtop >= a->wcap) {
         /* the word is dropped: the decision fails closed on the whole text */
         c->overflow = 1;
@@ -933,15 +1550,87 @@ static int add_word(lx *L)
     }
     c->w[c->nw++] = w;
     a->wtop++;
+    if (c->nw - 1 == L->lead + L->nassign && looks_assignment(L, &w))
+        L->nassign++;
+    if (cmdpos && word_is(L, &w, "}"))
+        group_close(L);
+    if (cmdpos && word_is(L, &w, "{")) {
+        if (group_open(L) < 0)
+            return -1;
+    } else if (!(cmdpos && L->pending_body >= 0 && c->nw == L->lead + 1 &&
+                 (word_is(L, &w, "if") || word_is(L, &w, "while") || word_is(L, &w, "until")))) {
+        L->pending_body = -1;           /* f() if ...: the body is not followed */
+    }
+    if (cmdpos && leads_command(L, &w)) {
+        L->lead++;
+        if (word_is(L, &w, "coproc"))
+            L->coproc_at = c->nw - 1;
+    } else if (L->coproc_at >= 0 && c->nw == L->coproc_at + 3 && word_is(L, &w, "{")) {
+        c->w[c->nw - 2] = w;            /* coproc NAME { ...; }: NAME is a name, not a program */
+        c->nw--;
+        a->wtop--;
+        L->lead = c->nw;
+        L->pending_body = -1;
+        if (group_open(L) < 0)
+            return -1;
+        L->group[L->ngroup - 1].forked = 1;   /* the coprocess runs apart */
+        L->cx->fork_level++;
+    }
+    return 0;
+}
+
+static int add_word(lx *L)
+{
+    sh_cmd *c = L->c;
+    sh_arena *a = &L->cx->ar;
+    sh_word w;
+    if (read_word_marked(L, &w) < 0)
+        return -1;
+    int cmdpos = c->nw == L->lead;
+    int marked = (w.flags & (SH_W_BRACE | SH_W_SPLIT)) != 0;
+    if (cmdpos && !marked && !(w.flags & SH_W_QUOTED) && w.len <= 6) {
+        /* compound syntax whose words are not a simple command */
+        if (word_is(L, &w, "[[")) {
+            a->ttop = w.off;
+            L->lead = -1;               /* [[ ... ]] ends the command position */
+            return read_cond(L);
+        }
+        if (word_is(L, &w, "case")) {
+            a->ttop = w.off;
+            end_cmd(L, SEP_SEQ);        /* `! case`, `if case`: the words before are done */
+            return read_case(L);
+        }
+        if (L->case_depth > 0 && word_is(L, &w, "esac")) {
+            a->ttop = w.off;
+            end_cmd(L, SEP_SEQ);
+            L->case_depth--;
+            L->lead = -1;
+            return 0;
+        }
+    }
+    int nw0 = c->nw;
+    if (marked && c->nw == L->lead + L->nassign && looks_assignment(L, &w)) {
+        sh_word_literal(a->text, &w);   /* X={a,b} X=$IFS: no expansion in an assignment */
+        append_word(L, &w);
+    } else if (marked) {
+        if (sh_word_expand(L->cx, &w, append_word, L) < 0)
+            return -1;
+    } else {
+        append_word(L, &w);
+    }
+    if (c->nw != nw0 + 1)
+        return 0;                       /* expanded: not one of the forms below */
     /* name=( ... ) array assignment */
     if (L->p < L->n && L->s[L->p] == '(' && w.len > 1 && !(w.flags & SH_W_QUOTED) &&
         sh_wtext(c, c->nw - 1)[w.len - 1] == '=') {
+        const char *t = sh_wtext(c, c->nw - 1);
+        int append = w.len > 2 && t[w.len - 2] == '+';
         L->p++;
-        return read_array(L);
+        return read_array(L, t, w.len - 1 - (size_t)append, append);
     }
     /* `function NAME` */
-    if (c->nw == 2 && !(c->w[0].flags & SH_W_QUOTED) && strcmp(sh_wtext(c, 0), "function") == 0) {
-        define_function(L, sh_wtext(c, 1));
+    if (L->lead >= 0 && c->nw == L->lead + 2 && word_is(L, &c->w[L->lead], "function")) {
+        define_function(L, sh_wtext(c, c->nw - 1));
         skip_blanks(L);
         if (L->p + 1 < L->n && L->s[L->p] == '(' ) {
             size_t q = L->p + 1;
@@ -952,6 +1641,69 @@ static int add_word(lx *L)
         }
         cmd_reset(L, 0);
     }
+    return 0;
+}
+
+/* '(' in a list: a subshell, ((arithmetic)), for ((...)), name() or
+ * coproc NAME ( ... ). 0, or -1 when it cannot be read. */
+static int open_paren(lx *L, int piped_in)
+{
+    sh_cmd *c = L->c;
+    const char *s = L->s;
+    size_t n = L->n;
+    char nx = L->p + 1 < n ? s[L->p + 1] : '\0';
+    if (c->nw != L->lead) {
+        if (c->nw == 0)
+            return -1;                  /* `[[ x ]] (`, `((1)) (` */
+        const sh_word *last = &c->w[c->nw - 1];
+        if (nx == '(' && (word_is(L, last, "for") || word_is(L, last, "select"))) {
+            size_t end = arith_end(L, L->p + 2, 2, 0);   /* for (( init; test; step )) */
+            if (!end)
+                return -1;
+            return arith_subs(L, L->p + 2, end - 2) < 0 ? -1 : (L->p = end, 0);
+        }
+        if (L->coproc_at >= 0 && c->nw == L->coproc_at + 2) {
+            c->nw--;                    /* coproc NAME ( ... ) */
+            L->cx->ar.wtop--;
+        } else if (L->lead >= 0 && c->nw == L->lead + 1 && !(last->flags & SH_W_QUOTED)) {
+            size_t q = L->p + 1;
+            while (q < n && (s[q] == ' ' || s[q] == '\t'))
+                q++;
+            if (q >= n || s[q] != ')')
+                return -1;
+            define_function(L, sh_wtext(c, c->nw - 1));    /* name() */
+            L->p = q + 1;
+            cmd_reset(L, 0);
+            return 0;
+        } else {
+            return -1;
+        }
+    }
+    if (nx == '(') {
+        size_t end = arith_end(L, L->p + 2, 2, 1);
+        if (end) {                      /* (( arithmetic )) */
+            L->lead = -1;
+            return arith_subs(L, L->p + 2, end - 2) < 0 ? -1 : (L->p = end, 0);
+        }
+    }
+    size_t q = L->p + 1;
+    sh_ctx *cx = L->cx;
+    int body = L->pending_body, prev_func = cx->cur_func, prev_level = cx->body_fork_level;
+    L->pending_body = -1;
+    if (body >= 0) {                    /* f() ( ... ): the body runs in a subshell */
+        cx->cur_func = body;
+        cx->body_fork_level = cx->fork_level;
+    }
+    cx->fork_level++;
+    int rc = parse_list(cx, s, n, &q, ')', piped_in, L->via);
+    cx->fork_level--;
+    cx->cur_func = prev_func;
+    cx->body_fork_level = prev_level;
+    if (rc < 0)
+        return -1;
+    L->p = q;
+    L->lead = -1;
+    L->closed_group = (int)cx->ar.nedge;  /* ( ... ) & : nothing left to mark, edges inside forked */
     return 0;
 }
 
@@ -975,9 +1727,15 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     L.via = via;
     L.tbase = L.tcmd = save_t;
     L.rbracket = (size_t)-1;
-    L.brace_end = 0;
-    L.brace_hit = 0;
+    L.lead = 0;
+    L.nassign = 0;
+    L.coproc_at = -1;
+    L.pending_body = -1;
+    L.closed_group = -1;
+    L.ngroup = 0;
+    L.case_depth = 0;
     cmd.src = s;
+    cmd.src_len = n;
     cmd.text = ar->text;
     cmd.w = ar->w + save_w;
     cmd.r = ar->r + save_r;
@@ -989,7 +1747,7 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         skip_blanks(&L);
         SH_STEP(cx, 1);
         if (L.p >= n) {
-            if (term)
+            if (term || L.case_depth > 0)
                 rc = -1;
             else
                 end_cmd(&L, SEP_END);
@@ -999,7 +1757,10 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         char nx = L.p + 1 < n ? s[L.p + 1] : '\0';
         if (ch == ')' && term == ')') {
             L.p++;
-            end_cmd(&L, SEP_END);
+            if (L.case_depth > 0)
+                rc = -1;                /* $( case ... ) without esac */
+            else
+                end_cmd(&L, SEP_END);
             break;
         }
         switch (ch) {
@@ -1013,8 +1774,19 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
             continue;
         case ';':
             if (nx == ';' || nx == '&') {
-                rc = -1;                /* case arms are not modelled */
-                goto out;
+                if (L.case_depth == 0) {
+                    rc = -1;            /* ;; outside case */
+                    goto out;
+                }
+                L.p += 2;               /* ;; ;& ;;& end an arm */
+                if (nx == ';' && L.p < n && s[L.p] == '&')
+                    L.p++;
+                end_cmd(&L, SEP_SEQ);
+                if (read_case_patterns(&L) < 0) {
+                    rc = -1;
+                    goto out;
+                }
+                continue;
             }
             L.p++;
             end_cmd(&L, SEP_SEQ);
@@ -1044,28 +1816,9 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
             }
             continue;
         case '(':
-            if (cmd.nw == 1 && !(cmd.w[0].flags & SH_W_QUOTED)) {
-                size_t q = L.p + 1;
-                while (q < n && (s[q] == ' ' || s[q] == '\t'))
-                    q++;
-                if (q < n && s[q] == ')') {       /* name() : a function */
-                    define_function(&L, sh_wtext(&cmd, 0));
-                    L.p = q + 1;
-                    cmd_reset(&L, 0);
-                    continue;
-                }
-            }
-            if (cmd.nw > 0) {
+            if (open_paren(&L, cmd.piped_in) < 0) {
                 rc = -1;
                 goto out;
-            }
-            {
-                size_t q = L.p + 1;
-                if (parse_list(cx, s, n, &q, ')', cmd.piped_in, via) < 0) {
-                    rc = -1;
-                    goto out;
-                }
-                L.p = q;
             }
             continue;
         case ')':
@@ -1113,6 +1866,8 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
         }
     }
 out:
+    while (L.ngroup > 0)
+        group_close(&L);                /* unbalanced { in this list */
     *pos = L.p;
     ar->ttop = save_t;
     ar->wtop = save_w;

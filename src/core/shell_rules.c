@@ -396,6 +396,10 @@ static void shell_stdin(sh_ctx *cx, const sh_view *v, const sh_program *p)
             return;
         }
         if (r->op == SH_R_IN) {
+            if (sh_unseen_input(c, &r->target)) {
+                unseen(cx, v, p->name, " reads commands from a command's output or the network");
+                return;
+            }
             sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
                        " runs a script file the model does not read", NULL, v->via);
             return;
@@ -463,7 +467,7 @@ void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
             unseen(cx, v, p->name, " runs the output of a command (<(...))");
             return;
         }
-        if (strcmp(W(j), "/dev/stdin") != 0) {
+        if (!sh_is_stdin_path(W(j))) {
             sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
                        " runs a script file the model does not read", NULL, v->via);
             return;
@@ -481,7 +485,7 @@ void sh_rule_source(sh_ctx *cx, const sh_view *v, const sh_program *p)
         unseen(cx, v, p->name, " runs the output of a command (<(...))");
         return;
     }
-    if ((strcmp(W(j), "/dev/stdin") == 0 || strcmp(W(j), "-") == 0) && v->c->piped_in) {
+    if ((sh_is_stdin_path(W(j)) || strcmp(W(j), "-") == 0) && v->c->piped_in) {
         unseen(cx, v, p->name, " runs commands piped in from another program");
         return;
     }

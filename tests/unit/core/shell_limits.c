@@ -455,6 +455,29 @@ static const shape shapes[] = {
     { "unparsed signal tokens", "'", "reg delete x ", "" },
     { "unparsed fork signature", "'", "f(){ ", "" },
     { "over the limit", "ls ", "a b delete ", "" },
+    /* the model's expansions and syntax (issue #10 §2) */
+    { "variables", "", "X=ab; echo $X; ", "" },
+    { "variable appends", "", "X+=ab; ", "echo $X" },
+    { "array lookups", "a=(x y z w); ", "echo ${a[3]}; ", "" },
+    { "long array lookups", "a=(x y z w x y z w x y z w x y z w x y z w x y z w); ", "echo ${a[23]}; ", "" },
+    { "defaults", "", "echo ${X:-a}; ", "" },
+    { "brace words", "", "echo {a,b}{c,d}; ", "" },
+    { "brace sequences", "", "echo {1..9}; ", "" },
+    { "ifs splits", "ls", "${IFS}a", "" },
+    { "case arms", "case x in ", "a) ls;; ", "esac" },
+    { "conditions", "", "[[ -f x && $y == z ]] && ls; ", "" },
+    { "arithmetic", "", "(( i++ )); ", "" },
+    { "for arithmetic", "", "for ((i=0;i<1;i++)); do ls; done; ", "" },
+    { "function calls", "", "f(){ g; h | k; }; ", "" },
+    { "call graph", "", "a(){ b|b & }; b(){ a & }; ", "" },
+    { "echo -e into sh", "", "echo -e 'ls\\tx' | sh; ", "" },
+    { "printf formats", "printf '%s' ", "a ", " | sh" },
+    { "cat here-doc into sh", "", "cat <<E | sh\nls\nE\n", "" },
+    { "aliases", "alias a='ls -l'; ", "a x; ", "" },
+    { "which", "", "$(which ls) -l; ", "" },
+    { "let", "", "let x=1+2; ", "" },
+    { "coproc", "", "coproc ls; ", "" },
+    { "runs its arguments", "run(){ \"$@\"; }; ", "run ls -l; ", "" },
 };
 
 static uint64_t steps_for(const shape *sh, size_t units, size_t *len)
@@ -505,4 +528,106 @@ Test(shell_limits, largest_inputs_of_every_shape_finish, .timeout = 120)
         (void)steps_for(&shapes[i], units, &len);
         (void)steps_for(&shapes[i], (1u << 20) / strlen(shapes[i].unit), &len);
     }
+}
+
+/* ---- compound nesting, symbol probes, the work budget ----------------------- */
+
+static void groups(sb *b, int depth, const char *inner)
+{
+    b->n = 0;
+    sb_rep(b, "{ ", (size_t)depth);
+    sb_cat(b, inner);
+    sb_rep(b, "; }", (size_t)depth);
+}
+
+Test(shell_limits, group_nesting_at_n_minus_1_n_and_n_plus_1)
+{
+    sb b = { 0 };
+    groups(&b, SH_MAX_LEX_DEPTH - 1, "ls");
+    expect(&b, WG_SHELL_SAFE, "bash.safe", "N-1 groups");
+    groups(&b, SH_MAX_LEX_DEPTH, "ls");
+    expect(&b, WG_SHELL_SAFE, "bash.safe", "N groups");
+    groups(&b, SH_MAX_LEX_DEPTH + 1, "ls");
+    expect(&b, WG_SHELL_DESTRUCTIVE, "bash.unparsed", "N+1 groups");
+    groups(&b, SH_MAX_LEX_DEPTH + 1, "sudo ls");
+    expect(&b, WG_SHELL_CRITICAL, NULL, "sudo in N+1 groups");
+    sb_free(&b);
+}
+
+static void cases(sb *b, int depth, const char *inner)
+{
+    b->n = 0;
+    sb_rep(b, "case a in a) ", (size_t)depth);
+    sb_cat(b, inner);
+    sb_rep(b, " ;; esac", (size_t)depth);
+}
+
+Test(shell_limits, case_nesting_at_n_minus_1_n_and_n_plus_1)
+{
+    sb b = { 0 };
+    cases(&b, SH_MAX_LEX_DEPTH - 1, "ls");
+    expect(&b, WG_SHELL_SAFE, "bash.safe", "N-1 cases");
+    cases(&b, SH_MAX_LEX_DEPTH, "ls");
+    expect(&b, WG_SHELL_SAFE, "bash.safe", "N cases");
+    cases(&b, SH_MAX_LEX_DEPTH + 1, "ls");
+    expect(&b, WG_SHELL_DESTRUCTIVE, "bash.unparsed", "N+1 cases");
+    sb_free(&b);
+}
+
+/* the symbol table's hash (shell_vars.c), to make names that collide */
+static uint32_t var_slot(const char *s, uint32_t mask)
+{
+    uint32_t h = 2166136261u ^ 2u;      /* SH_SYM_VAR */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h & mask;
+}
+
+static void colliding(sb *b, int count)
+{
+    b->n = 0;
+    int found = 0;
+    char name[16];
+    for (unsigned i = 0; found < count; i++) {
+        snprintf(name, sizeof name, "v%u", i);
+        if (var_slot(name, 511) != 7)   /* the stack arena's table has 512 slots */
+            continue;
+        found++;
+        sb_cat(b, name);
+        sb_cat(b, "=ls;");
+    }
+    sb_cat(b, "$");
+    sb_cat(b, name);                    /* the last one: resolvable or failing closed */
+    cr_assert_leq(b->n, SH_STACK_INPUT);
+}
+
+Test(shell_limits, colliding_names_at_n_minus_1_n_and_n_plus_1)
+{
+    sb b = { 0 };
+    colliding(&b, SH_MAX_PROBES - 1);
+    expect(&b, WG_SHELL_SAFE, "bash.safe", "N-1 colliding names");
+    colliding(&b, SH_MAX_PROBES);
+    expect(&b, WG_SHELL_SAFE, "bash.safe", "N colliding names");
+    colliding(&b, SH_MAX_PROBES + 1);     /* the name is not held: $name is unseen */
+    expect(&b, WG_SHELL_CRITICAL, "critical.hidden_program", "N+1 colliding names");
+    sb_free(&b);
+}
+
+Test(shell_limits, work_past_the_budget_fails_closed)
+{
+    /* each ${a[999]} scans a 4 KiB array: more work than the budget allows */
+    sb b = { 0 };
+    sb_cat(&b, "a=(");
+    for (int i = 0; i < 1000; i++)
+        sb_cat(&b, " x");
+    sb_cat(&b, " ls); ");
+    while (b.n < WG_SHELL_MAX_COMMAND - 32)
+        sb_cat(&b, "echo ${a[999]}; ");
+    wg_shell_verdict v;
+    uint64_t steps;
+    cr_assert_eq(sh_analyze_counted(&v, b.p, b.n, &steps), 0);
+    cr_expect_eq(v.cls, WG_SHELL_DESTRUCTIVE, "%s: %s", v.rule, v.reason);
+    cr_expect_str_eq(v.rule, "bash.too_complex");
+    cr_expect_leq(steps, (uint64_t)SH_WORK_PER_BYTE * b.n + (1u << 20) + 64 * b.n, "%llu steps for %zu bytes", (unsigned long long)steps, b.n);
+    sb_free(&b);
 }

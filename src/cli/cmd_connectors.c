@@ -5,6 +5,7 @@
  * yes - on the terminal, or with --yes. Without a terminal and without
  * --yes the call is refused with exit 3, never run. */
 #include "cli.h"
+#include "connectors_oauth.h"
 #include "waggle/audit.h"
 #include "waggle/connector.h"
 #include "waggle/datadir.h"
@@ -37,6 +38,17 @@ static const char usage_text[] =
     "      --set NAME=VALUE      a connector setting (repeatable), see below\n"
     "  set ID NAME=VALUE ...     change connector settings\n"
     "  disconnect ID             delete the credential and its settings\n"
+    "  oauth ID [options]        sign in with OAuth2 (PKCE): ID is a connector or a shared\n"
+    "                            connection (google, microsoft); prints the address to\n"
+    "                            open, takes the redirect on 127.0.0.1 and stores the tokens\n"
+    "      --client-id ID        the OAuth client; its secret is read from stdin (empty\n"
+    "                            line: a public client). Without it, the stored client.\n"
+    "      --tenant T            Microsoft tenant (default common)\n"
+    "      --scopes S            instead of the union of the connectors' scopes\n"
+    "      --port N              loopback port (default: any free one)\n"
+    "      --paste               also accept the redirect address pasted on stdin\n"
+    "      --timeout SEC         how long to wait for the redirect (default 300)\n"
+    "      --authorize-url URL, --token-url URL   endpoint overrides (stored)\n"
     "  call TOOL ARGS_JSON       run connector_<id>_<action> with JSON arguments\n"
     "      --level L             autonomy: normal (default), trusted, yolo\n"
     "      --yes                 approve the call if the gate asks (you are the human)\n"
@@ -48,7 +60,9 @@ static const char usage_text[] =
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
     "and --allow-http-upstreams let connectors reach loopback/private addresses\n"
-    "and plain http:// (refused by default: docs/security.md).\n"
+    "and plain http:// (refused by default: docs/security.md);\n"
+    "--allow-privileged-db-roles lets postgres use a superuser or a role that\n"
+    "reads server files or runs programs.\n"
     "\n"
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
@@ -81,7 +95,8 @@ static void env_close(env *e)
     free(e->dir);
 }
 
-static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http)
+static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http,
+                    int allow_privileged)
 {
     memset(e, 0, sizeof *e);
     int rc;
@@ -94,7 +109,8 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
     e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
     wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
                               .allow_private_upstreams = allow_private,
-                              .allow_http_upstreams = allow_http, .data_dir = e->dir };
+                              .allow_http_upstreams = allow_http, .data_dir = e->dir,
+                              .allow_privileged_db_roles = allow_privileged };
     return wg_registry_new(&e->reg, &o);
 }
 
@@ -103,10 +119,11 @@ static int env_open(env *e, const char *data_dir, int demo, int allow_private, i
 enum { MAX_SETS = 16 };
 
 typedef struct opts {
-    int json, yes, demo, allow_private, allow_http;
+    int json, yes, demo, allow_private, allow_http, allow_privileged;
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
+    wg_cli_oauth_opts oauth;
 } opts;
 
 /* Applies NAME=VALUE settings. Returns an exit code. */
@@ -257,6 +274,18 @@ static int do_disconnect(env *e, const opts *o, int argc, char **argv)
     return WG_EXIT_OK;
 }
 
+static int do_oauth(env *e, const opts *o, int argc, char **argv)
+{
+    if (argc != 1)
+        return wg_cli_usage("connectors", "oauth needs one connector or connection id");
+    wg_cli_oauth_opts oo = o->oauth;
+    oo.allow_private = o->allow_private;
+    oo.allow_http = o->allow_http;
+    if (!oo.timeout_s)
+        oo.timeout_s = 300;
+    return wg_cli_connectors_oauth(e->reg, &e->cv, e->dir, argv[0], &oo);
+}
+
 static int do_set(env *e, const opts *o, int argc, char **argv)
 {
     (void)o;
@@ -358,6 +387,7 @@ static const struct {
     { "health", do_health },
     { "connect", do_connect },
     { "disconnect", do_disconnect },
+    { "oauth", do_oauth },
     { "set", do_set },
     { "call", do_call },
 };
@@ -372,6 +402,12 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "set", required_argument, NULL, 's' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
+        { "client-id", required_argument, NULL, 'C' }, { "tenant", required_argument, NULL, 'T' },
+        { "scopes", required_argument, NULL, 'O' },   { "port", required_argument, NULL, 'p' },
+        { "paste", no_argument, NULL, 'a' },          { "timeout", required_argument, NULL, 't' },
+        { "authorize-url", required_argument, NULL, 'A' },
+        { "token-url", required_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -394,12 +430,32 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'D': o.demo = 1; break;
         case 'P': o.allow_private = 1; break;
         case 'W': o.allow_http = 1; break;
+        case 'S': o.allow_privileged = 1; break;
         case 'j': o.json = 1; break;
         case 'y': o.yes = 1; break;
         case 'e': o.email = optarg; break;
         case 'b': o.base_url = optarg; break;
         case 'x': o.expires_at = optarg; break;
         case 'l': o.level = optarg; break;
+        case 'C': o.oauth.client_id = optarg; break;
+        case 'T': o.oauth.tenant = optarg; break;
+        case 'O': o.oauth.scopes = optarg; break;
+        case 'A': o.oauth.authorize_url = optarg; break;
+        case 'K': o.oauth.token_url = optarg; break;
+        case 'a': o.oauth.paste = 1; break;
+        case 'p':
+        case 't': {
+            char *end = NULL;
+            long v = strtol(optarg, &end, 10);
+            if (!*optarg || *end || v < (c == 'p' ? 0 : 1) || v > (c == 'p' ? 65535 : 3600))
+                return wg_cli_usage("connectors", "--%s must be %s", c == 'p' ? "port" : "timeout",
+                                    c == 'p' ? "0..65535" : "1..3600 seconds");
+            if (c == 'p')
+                o.oauth.port = (int)v;
+            else
+                o.oauth.timeout_s = (int)v;
+            break;
+        }
         case 's':
             if (o.n_sets == MAX_SETS)
                 return wg_cli_usage("connectors", "at most %d --set options", MAX_SETS);
@@ -416,19 +472,25 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (argv[i][0] == '-' && argv[i][1]) {
             int takes = strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "--email") == 0 ||
                         strcmp(argv[i], "--base-url") == 0 || strcmp(argv[i], "--expires-at") == 0 ||
-                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0;
+                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0 ||
+                        strcmp(argv[i], "--client-id") == 0 || strcmp(argv[i], "--tenant") == 0 ||
+                        strcmp(argv[i], "--scopes") == 0 || strcmp(argv[i], "--port") == 0 ||
+                        strcmp(argv[i], "--timeout") == 0 ||
+                        strcmp(argv[i], "--authorize-url") == 0 ||
+                        strcmp(argv[i], "--token-url") == 0;
             i += takes && !strchr(argv[i], '=');
             continue;
         }
         words[n++] = argv[i];
     }
     if (n == 0)
-        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, set, call)");
+        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, oauth, set, call)");
     for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
         if (strcmp(subs[k].name, words[0]))
             continue;
         env e;
-        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http);
+        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http,
+                          o.allow_privileged);
         if (rc < 0) {
             env_close(&e);
             return wg_cli_error("connectors", rc);

@@ -357,25 +357,35 @@ int main(int argc, char **argv)
            qk.recall5, qk.mrr, ho_k.recall5, ho_k.mrr);
     printf("  waggle               recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
            qo.recall5, qo.mrr, ho_o.recall5, ho_o.mrr);
-    /* needs that mostly name no product (issue 12): tuned on the first,
-     * the second written after the tuning and never tuned on */
-    evalset nt = { 0 }, nh = { 0 };
-    load_eval(&nt, WG_SOURCE_DIR "/tests/data/catalog/needs_tuning.tsv");
-    load_eval(&nh, WG_SOURCE_DIR "/tests/data/catalog/needs_heldout.tsv");
-    quality a = eval_ours(cat, &nt), b = eval_base(base, cat, &nt), c = eval_ours(cat, &nh),
-            d = eval_base(base, cat, &nh);
-    printf("intent_quality   needs tuning (%zu queries)      needs held-out (%zu queries)\n", nt.n, nh.n);
-    printf("  baseline             recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
-           b.recall5, b.mrr, d.recall5, d.mrr);
-    printf("  waggle               recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
-           a.recall5, a.mrr, c.recall5, c.mrr);
-    for (size_t i = 0; i < nt.n; i++) {
-        free(nt.q[i]);
-        free(nt.want[i]);
-    }
-    for (size_t i = 0; i < nh.n; i++) {
-        free(nh.q[i]);
-        free(nh.want[i]);
+    /* needs that mostly name no product (issue 12), in two rounds: tuned on
+     * each "tuning" set, each "held-out" set written after its round's
+     * tuning and never tuned on */
+    static const char *const sets[][2] = {
+        { "needs_tuning.tsv", "needs_heldout.tsv" },
+        { "needs_tuning2.tsv", "needs_heldout2.tsv" },
+    };
+    for (int r = 0; r < 2; r++) {
+        evalset sv[2];
+        memset(sv, 0, sizeof sv);
+        quality qw[2], qb[2];
+        for (int k = 0; k < 2; k++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/tests/data/catalog/%s", WG_SOURCE_DIR, sets[r][k]);
+            load_eval(&sv[k], path);
+            qw[k] = eval_ours(cat, &sv[k]);
+            qb[k] = eval_base(base, cat, &sv[k]);
+        }
+        printf("intent_round%d   tuning (%zu queries)             held-out (%zu queries)\n", r + 1,
+               sv[0].n, sv[1].n);
+        printf("  baseline             recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
+               qb[0].recall5, qb[0].mrr, qb[1].recall5, qb[1].mrr);
+        printf("  waggle               recall@5=%.3f MRR=%.3f   recall@5=%.3f MRR=%.3f\n",
+               qw[0].recall5, qw[0].mrr, qw[1].recall5, qw[1].mrr);
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < sv[k].n; i++) {
+                free(sv[k].q[i]);
+                free(sv[k].want[i]);
+            }
     }
 
     /* warm-up, then the real catalog */

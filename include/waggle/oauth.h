@@ -178,13 +178,17 @@ int wg_oauth_flow_begin(wg_oauth_flow *f, const wg_connect_vault *v,
  * when there is no code or the text is over 8 KiB. */
 int wg_oauth_flow_redirect(char **code, const wg_oauth_flow *f, const char *redirect);
 
-/* Exchanges code (with the PKCE verifier) at the token endpoint and stores
- * the result: connector:C (metadata as above, oauthStatus cleared),
- * :refresh, :client_id, :client_secret and the provider's keep_fields, in
- * one transaction. Returns 0, WG_EUPSTREAM / WG_EAUTH (the endpoint
- * refused; message from its error and error_description), WG_ETIMEOUT,
- * WG_EIO, WG_ENOMEM, WG_E* from the vault. */
-int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, const char *code);
+/* Exchanges code (with the PKCE verifier) at the token endpoint, through
+ * upstream (NULL = the strict default), and stores the result:
+ * connector:C (metadata as above, oauthStatus cleared), :refresh,
+ * :client_id, :client_secret and the provider's keep_fields, in one
+ * transaction. *has_refresh (may be NULL) says whether a refresh token came
+ * (without one the connection cannot refresh; an old one is removed).
+ * Returns 0, WG_EUPSTREAM (the endpoint refused; message from its error and
+ * error_description), WG_EDENIED (the upstream policy refused the endpoint),
+ * WG_ETIMEOUT, WG_EIO, WG_ENOMEM, WG_E* from the vault. */
+int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, const char *code,
+                         const wg_upstream_policy *upstream, int *has_refresh);
 
 /* Wipes the secrets and frees the strings. */
 void wg_oauth_flow_clear(wg_oauth_flow *f);
@@ -202,6 +206,8 @@ typedef struct wg_oauth_loopback wg_oauth_loopback;
  * WG_EIO (cannot bind), WG_ENOMEM. */
 int wg_oauth_loopback_open(wg_oauth_loopback **out, int port);
 int wg_oauth_loopback_port(const wg_oauth_loopback *lb);
+/* The listening socket, for a caller that polls it with other inputs. */
+int wg_oauth_loopback_fd(const wg_oauth_loopback *lb);
 
 /* Waits up to timeout_ms for a GET of path (e.g. "/callback") and gives its
  * request target in *target (new). Other requests (favicon, probes) get a

@@ -1,18 +1,17 @@
 /* cmd_connectors.c - `waggle connectors`: list, probe, connect, disconnect
- * and call connectors (spec 8). Credentials go to the encrypted vault in the
- * data dir; every call is audit-logged by the registry and passes the
- * confirmation gate first (spec 7): when the gate asks, a person must say
- * yes - on the terminal, or with --yes. Without a terminal and without
- * --yes the call is refused with exit 3, never run. */
+ * and call connectors (spec 8). A thin face over the engine
+ * (waggle/engine.h): credentials go to the encrypted vault, connecting
+ * takes the tier's connector slot atomically, and every call runs through
+ * wg_engine_execute - the gate, the approval rows and the run. When the
+ * gate asks, a person must say yes - on the terminal, or with --yes (the
+ * rows are approval_requested then approval_granted or approval_denied).
+ * Without a terminal and without --yes nothing runs: the call waits in the
+ * store for `waggle approve ID` (or the server's POST /api/approval/ID)
+ * and the command exits 3. */
 #include "cli.h"
-#include "waggle/audit.h"
-#include "waggle/connector.h"
-#include "waggle/datadir.h"
+#include "connectors_oauth.h"
+#include "storecli.h"
 #include "waggle/error.h"
-#include "waggle/gate.h"
-#include "waggle/store.h"
-#include "waggle/tier.h"
-#include "waggle/vault.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -37,7 +36,19 @@ static const char usage_text[] =
     "      --set NAME=VALUE      a connector setting (repeatable), see below\n"
     "  set ID NAME=VALUE ...     change connector settings\n"
     "  disconnect ID             delete the credential and its settings\n"
-    "  call TOOL ARGS_JSON       run connector_<id>_<action> with JSON arguments\n"
+    "  oauth ID [options]        sign in with OAuth2 (PKCE): ID is a connector or a shared\n"
+    "                            connection (google, microsoft); prints the address to\n"
+    "                            open, takes the redirect on 127.0.0.1 and stores the tokens\n"
+    "      --client-id ID        the OAuth client; its secret is read from stdin (empty\n"
+    "                            line: a public client). Without it, the stored client.\n"
+    "      --tenant T            Microsoft tenant (default common)\n"
+    "      --scopes S            instead of the union of the connectors' scopes\n"
+    "      --port N              loopback port (default: any free one)\n"
+    "      --paste               also accept the redirect address pasted on stdin\n"
+    "      --timeout SEC         how long to wait for the redirect (default 300)\n"
+    "      --authorize-url URL, --token-url URL   endpoint overrides (stored)\n"
+    "  call TOOL ARGS_JSON       run connector_<id>_<action> (or an agent tool) with JSON\n"
+    "                            arguments ('-' reads them from stdin)\n"
     "      --level L             autonomy: normal (default), trusted, yolo\n"
     "      --yes                 approve the call if the gate asks (you are the human)\n"
     "\n"
@@ -48,65 +59,38 @@ static const char usage_text[] =
     "options: --demo adds the demo channel connectors (slack-mock, teams-mock,\n"
     "discord-mock); --json prints JSON (list, health); --allow-private-upstreams\n"
     "and --allow-http-upstreams let connectors reach loopback/private addresses\n"
-    "and plain http:// (refused by default: docs/security.md).\n"
+    "and plain http:// (refused by default: docs/security.md);\n"
+    "--allow-privileged-db-roles lets postgres use a superuser or a role that\n"
+    "reads server files or runs programs.\n"
     "\n"
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
     "\n"
-    "exit status: 0 ok, 1 failed (also: the connector answered success:false),\n"
-    "2 bad usage, 3 the call needs confirmation and there was no one to ask.\n"
+    "exit status: 0 ok, 1 failed (also: the connector answered success:false, or\n"
+    "you answered no), 2 bad usage, 3 the call needs confirmation and there was no\n"
+    "one to ask: it waits, and `waggle approve ID` (printed) runs it.\n"
     "\n"
     "example:\n"
     "  printf '%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
     "  waggle connectors call connector_github_create_issue \\\n"
     "      '{\"owner\":\"me\",\"repo\":\"hive\",\"title\":\"Bees are loose\"}'\n";
 
-/* Everything a subcommand needs: store, vault, audit, registry. */
+/* Everything a subcommand needs: the engine and its registry. */
 typedef struct env {
-    char *dir;
-    wg_store *store;
-    wg_vault *vault;
-    wg_audit *audit;
-    wg_connect_vault cv;
-    wg_connect_audit ca;
+    storecli sc;
     wg_registry *reg;
 } env;
-
-static void env_close(env *e)
-{
-    wg_registry_free(e->reg);
-    wg_audit_free(e->audit);
-    wg_vault_free(e->vault);
-    wg_store_free(e->store);
-    free(e->dir);
-}
-
-static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http)
-{
-    memset(e, 0, sizeof *e);
-    int rc;
-    if ((rc = wg_datadir_open(&e->dir, data_dir)) < 0 ||
-        (rc = wg_store_open(&e->store, e->dir)) < 0 ||
-        (rc = wg_vault_open(&e->vault, e->store)) < 0 ||
-        (rc = wg_audit_open(&e->audit, e->store, e->vault)) < 0)
-        return rc;
-    wg_connect_vault_of(&e->cv, e->vault);
-    e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
-    wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
-                              .allow_private_upstreams = allow_private,
-                              .allow_http_upstreams = allow_http, .data_dir = e->dir };
-    return wg_registry_new(&e->reg, &o);
-}
 
 /* ---- subcommands ----------------------------------------------------------- */
 
 enum { MAX_SETS = 16 };
 
 typedef struct opts {
-    int json, yes, demo, allow_private, allow_http;
+    int json, yes, demo, allow_private, allow_http, allow_privileged;
     const char *email, *base_url, *expires_at, *level;
     const char *sets[MAX_SETS];
     int n_sets;
+    wg_cli_oauth_opts oauth;
 } opts;
 
 /* Applies NAME=VALUE settings. Returns an exit code. */
@@ -203,6 +187,12 @@ static int read_token(char **out)
     return 0;
 }
 
+static int refused(const wg_connector_limit_decision *lim)
+{
+    return wg_cli_fail("connectors", "%s: %s (rule %s)\n%s Upgrade: %s", lim->denial.error,
+                       lim->reason, lim->rule, lim->denial.message, lim->denial.upgrade_url);
+}
+
 static int do_connect(env *e, const opts *o, int argc, char **argv)
 {
     if (argc != 1)
@@ -210,17 +200,14 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     if (!wg_registry_get(e->reg, argv[0]))
         return wg_cli_usage("connectors", "no connector '%s' (see: waggle connectors list)", argv[0]);
     /* The tier's connectorLimit first: nobody should paste a token only to
-     * be refused (reference 13 item 19). */
-    wg_tier_status tier;
-    wg_tier_read(&tier, e->dir, 0);
+     * be refused (reference 13 item 19); wg_engine_connect decides again,
+     * atomically, when it takes the slot. */
     wg_connector_limit_decision lim;
-    int rc = wg_registry_check_limit(&lim, e->reg, argv[0], tier.effective);
+    int rc = wg_engine_connect_check(&lim, e->sc.engine, argv[0]);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     if (!lim.allowed)
-        return wg_cli_fail("connectors", "%s: %s (rule %s)\n%s Upgrade: %s",
-                           lim.denial.error, lim.reason, lim.rule, lim.denial.message,
-                           lim.denial.upgrade_url);
+        return refused(&lim);
     if (isatty(STDIN_FILENO))
         fprintf(stderr, "paste the credential for %s, then press Enter:\n", argv[0]);
     char *token = NULL;
@@ -230,9 +217,11 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     wg_connect_request req = { .token = token, .email = o->email, .base_url = o->base_url,
                                .expires_at = o->expires_at,
                                .principal = WG_PRINCIPAL_OPERATOR };   /* the CLI's user */
-    rc = wg_registry_connect(e->reg, argv[0], &req);
+    rc = wg_engine_connect(&lim, e->sc.engine, argv[0], &req, "cli");
     memset(token, 0, strlen(token));
     free(token);
+    if (rc == WG_ETIER)
+        return refused(&lim);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     if ((rc = apply_settings(e, argv[0], o->sets, o->n_sets)) != WG_EXIT_OK)
@@ -247,7 +236,7 @@ static int do_disconnect(env *e, const opts *o, int argc, char **argv)
     if (argc != 1)
         return wg_cli_usage("connectors", "disconnect needs one connector id");
     json_t *out = NULL;
-    int rc = wg_registry_disconnect(&out, e->reg, argv[0]);
+    int rc = wg_engine_disconnect(&out, e->sc.engine, argv[0], "cli");
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     printf("%s %s (%lld settings removed)\n",
@@ -255,6 +244,24 @@ static int do_disconnect(env *e, const opts *o, int argc, char **argv)
            argv[0], (long long)json_integer_value(json_object_get(out, "cleanedKeys")));
     json_decref(out);
     return WG_EXIT_OK;
+}
+
+static int do_oauth(env *e, const opts *o, int argc, char **argv)
+{
+    if (argc != 1)
+        return wg_cli_usage("connectors", "oauth needs one connector or connection id");
+    wg_cli_oauth_opts oo = o->oauth;
+    oo.allow_private = o->allow_private;
+    oo.allow_http = o->allow_http;
+    if (!oo.timeout_s)
+        oo.timeout_s = 300;
+    wg_vault *v = NULL;
+    int rc = wg_engine_vault(&v, e->sc.engine);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    wg_connect_vault cv;
+    wg_connect_vault_of(&cv, v);
+    return wg_cli_connectors_oauth(e->reg, &cv, e->sc.dir, argv[0], &oo);
 }
 
 static int do_set(env *e, const opts *o, int argc, char **argv)
@@ -270,19 +277,25 @@ static int do_set(env *e, const opts *o, int argc, char **argv)
     return rc;
 }
 
-/* Asks on the terminal. 1 = approved. */
-static int ask(const char *tool, const wg_gate_decision *d)
+/* The person at hand: --yes approves, a terminal asks, otherwise the call
+ * waits in the store (exit 3). */
+static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
 {
+    const opts *o = ud;
+    if (o->yes)
+        return WG_ENGINE_ASK_APPROVE;
+    if (!isatty(STDIN_FILENO))
+        return WG_ENGINE_ASK_DEFER;
     FILE *tty = fopen("/dev/tty", "r+");
     if (!tty)
-        return 0;
-    fprintf(tty, "%s needs your approval (%s, rule %s): %s\nApprove? [y/N] ", tool,
-            wg_approval_name(d->approval_class), d->rule, d->reason);
+        return WG_ENGINE_ASK_DEFER;
+    fprintf(tty, "%s needs your approval (%s, rule %s): %s\nApprove? [y/N] ", a->tool,
+            wg_approval_name(a->decision->approval_class), a->decision->rule, a->decision->reason);
     fflush(tty);
     char line[16] = "";
     int ok = fgets(line, sizeof line, tty) && (line[0] == 'y' || line[0] == 'Y');
     fclose(tty);
-    return ok;
+    return ok ? WG_ENGINE_ASK_APPROVE : WG_ENGINE_ASK_DENY;
 }
 
 static int do_call(env *e, const opts *o, int argc, char **argv)
@@ -302,48 +315,46 @@ static int do_call(env *e, const opts *o, int argc, char **argv)
         return wg_cli_usage("connectors", "ARGS_JSON must be a JSON object: %s",
                             args ? "not an object" : jerr.text);
     }
-    wg_autonomy level = WG_AUTONOMY_NORMAL;
-    if (o->level && wg_autonomy_parse(&level, o->level) < 0) {
+    /* --level is the operator's own standing choice: it needs no expiry */
+    wg_autonomy_request autonomy = WG_AUTONOMY_REQUEST_INIT;
+    autonomy.standing = 1;
+    if (o->level && wg_autonomy_parse(&autonomy.level, o->level) < 0) {
         json_decref(args);
         return wg_cli_usage("connectors", "--level must be normal, trusted or yolo");
     }
-    wg_risk_level risk;
-    if (wg_registry_action_risk(&risk, e->reg, tool) < 0) {
-        json_decref(args);
-        return wg_cli_usage("connectors", "'%s' is not a connector tool (connector_<id>_<action>)", tool);
-    }
-    wg_gate *gate = NULL;
-    wg_gate_hooks hooks = { .ctx = e->reg, .connector_risk = wg_registry_connector_risk };
-    wg_gate_decision d;
-    int rc = wg_gate_new(&gate, &hooks);
-    if (rc == 0)
-        rc = wg_gate_check_json(&d, gate, tool, args, level);
-    wg_gate_free(gate);
-    if (rc < 0) {
-        json_decref(args);
-        return wg_cli_error("connectors", rc);
-    }
-    if (d.needs_confirmation && !o->yes) {
-        if (!isatty(STDIN_FILENO) || !ask(tool, &d)) {
-            int interactive = isatty(STDIN_FILENO);
-            fprintf(stderr, "waggle connectors: %s %s (%s, rule %s): %s\n", tool,
-                    interactive ? "was not approved" : "needs confirmation",
-                    wg_approval_name(d.approval_class), d.rule, d.reason);
-            if (!interactive)
-                fprintf(stderr, "no terminal to ask on: run it where you can answer, "
-                                "or pass --yes to approve it yourself\n");
-            json_decref(args);
-            return interactive ? WG_EXIT_FAIL : WG_EXIT_CONFIRM;
-        }
-    }
-    json_t *res = NULL;
-    rc = wg_registry_execute(&res, e->reg, tool, args);
+    wg_engine_call call = WG_ENGINE_CALL_INIT;
+    call.tool = tool;
+    call.args = args;
+    wg_engine_ctx ctx = WG_ENGINE_CTX_INIT;
+    ctx.actor = "cli";
+    ctx.ask = ask;
+    ctx.ask_ud = (void *)o;
+    wg_engine_outcome out;
+    int rc = wg_engine_execute(e->sc.engine, &call, &autonomy, &ctx, &out);
     json_decref(args);
-    if (!res)
+    if (rc == WG_ENOTFOUND)
+        return wg_cli_usage("connectors", "'%s' is not a tool (connector_<id>_<action>, or an "
+                            "agent tool)", tool);
+    if (rc < 0)
         return wg_cli_error("connectors", rc);
-    int ok = json_is_true(json_object_get(res, "success"));
-    wg_cli_print_json(res, 1);
-    json_decref(res);
+    const wg_gate_decision *d = &out.decision;
+    if (out.status == WG_ENGINE_PENDING) {
+        char when[WG_TIME_ISO_MAX];
+        wg_time_format_iso(when, out.expires_ms);
+        fprintf(stderr, "waggle connectors: %s needs confirmation (%s, rule %s): %s\n"
+                "no terminal to ask on: it waits until %s for\n  waggle approve %s\n"
+                "(or pass --yes to approve it yourself)\n", tool,
+                wg_approval_name(d->approval_class), d->rule, d->reason, when, out.approval_id);
+        return WG_EXIT_CONFIRM;
+    }
+    if (out.status != WG_ENGINE_RAN) {
+        fprintf(stderr, "waggle connectors: %s was not approved (%s, rule %s): %s\n", tool,
+                wg_approval_name(d->approval_class), d->rule, d->reason);
+        return WG_EXIT_FAIL;
+    }
+    int ok = json_is_true(json_object_get(out.result, "success"));
+    wg_cli_print_json(out.result, 1);
+    wg_engine_outcome_clear(&out);
     return ok ? WG_EXIT_OK : WG_EXIT_FAIL;
 }
 
@@ -358,6 +369,7 @@ static const struct {
     { "health", do_health },
     { "connect", do_connect },
     { "disconnect", do_disconnect },
+    { "oauth", do_oauth },
     { "set", do_set },
     { "call", do_call },
 };
@@ -372,6 +384,12 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         { "set", required_argument, NULL, 's' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
+        { "client-id", required_argument, NULL, 'C' }, { "tenant", required_argument, NULL, 'T' },
+        { "scopes", required_argument, NULL, 'O' },   { "port", required_argument, NULL, 'p' },
+        { "paste", no_argument, NULL, 'a' },          { "timeout", required_argument, NULL, 't' },
+        { "authorize-url", required_argument, NULL, 'A' },
+        { "token-url", required_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     if (wg_cli_wants_help(argc, argv)) {
@@ -394,12 +412,32 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         case 'D': o.demo = 1; break;
         case 'P': o.allow_private = 1; break;
         case 'W': o.allow_http = 1; break;
+        case 'S': o.allow_privileged = 1; break;
         case 'j': o.json = 1; break;
         case 'y': o.yes = 1; break;
         case 'e': o.email = optarg; break;
         case 'b': o.base_url = optarg; break;
         case 'x': o.expires_at = optarg; break;
         case 'l': o.level = optarg; break;
+        case 'C': o.oauth.client_id = optarg; break;
+        case 'T': o.oauth.tenant = optarg; break;
+        case 'O': o.oauth.scopes = optarg; break;
+        case 'A': o.oauth.authorize_url = optarg; break;
+        case 'K': o.oauth.token_url = optarg; break;
+        case 'a': o.oauth.paste = 1; break;
+        case 'p':
+        case 't': {
+            char *end = NULL;
+            long v = strtol(optarg, &end, 10);
+            if (!*optarg || *end || v < (c == 'p' ? 0 : 1) || v > (c == 'p' ? 65535 : 3600))
+                return wg_cli_usage("connectors", "--%s must be %s", c == 'p' ? "port" : "timeout",
+                                    c == 'p' ? "0..65535" : "1..3600 seconds");
+            if (c == 'p')
+                o.oauth.port = (int)v;
+            else
+                o.oauth.timeout_s = (int)v;
+            break;
+        }
         case 's':
             if (o.n_sets == MAX_SETS)
                 return wg_cli_usage("connectors", "at most %d --set options", MAX_SETS);
@@ -416,25 +454,36 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
         if (argv[i][0] == '-' && argv[i][1]) {
             int takes = strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "--email") == 0 ||
                         strcmp(argv[i], "--base-url") == 0 || strcmp(argv[i], "--expires-at") == 0 ||
-                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0;
+                        strcmp(argv[i], "--level") == 0 || strcmp(argv[i], "--set") == 0 ||
+                        strcmp(argv[i], "--client-id") == 0 || strcmp(argv[i], "--tenant") == 0 ||
+                        strcmp(argv[i], "--scopes") == 0 || strcmp(argv[i], "--port") == 0 ||
+                        strcmp(argv[i], "--timeout") == 0 ||
+                        strcmp(argv[i], "--authorize-url") == 0 ||
+                        strcmp(argv[i], "--token-url") == 0;
             i += takes && !strchr(argv[i], '=');
             continue;
         }
         words[n++] = argv[i];
     }
     if (n == 0)
-        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, set, call)");
+        return wg_cli_usage("connectors", "which command? (list, tools, health, connect, disconnect, oauth, set, call)");
     for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
         if (strcmp(subs[k].name, words[0]))
             continue;
-        env e;
-        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http);
-        if (rc < 0) {
-            env_close(&e);
-            return wg_cli_error("connectors", rc);
+        env e = { 0 };
+        storecli_options so = { .demo = o.demo, .lazy = 1, .allow_private_upstreams = o.allow_private,
+                                 .allow_http_upstreams = o.allow_http,
+                                 .allow_privileged_db_roles = o.allow_privileged };
+        int rc = storecli_open(&e.sc, "connectors", data_dir, &so);
+        if (rc != WG_EXIT_OK)
+            return rc;
+        if ((rc = wg_engine_registry(&e.reg, e.sc.engine)) < 0) {
+            rc = wg_cli_error("connectors", rc);
+            storecli_close(&e.sc);
+            return rc;
         }
         rc = subs[k].fn(&e, &o, n - 1, words + 1);
-        env_close(&e);
+        storecli_close(&e.sc);
         return rc;
     }
     return wg_cli_usage("connectors", "unknown command '%s'", words[0]);

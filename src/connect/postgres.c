@@ -1,18 +1,32 @@
 /* postgres.c - the PostgreSQL connector over libpq (reference 1.3 row 21,
- * 1.4; reference 13 item 13).
+ * 1.4; reference 13 item 13; issue 11).
  *
- * The credential is a libpq conninfo or postgresql:// URI. `query` is the
- * low-risk read: it runs inside BEGIN READ ONLY with a statement timeout,
- * through the extended protocol (PQexecParams), which accepts exactly one
- * statement - so "SELECT 1; DROP TABLE x" is refused by the server, and a
- * data-modifying CTE fails in the read-only transaction - and it is always
- * rolled back. `execute` is the high-risk write (the gate always asks): one
- * statement, with parameters, committed. Values never enter SQL text:
- * schema and table names for the listing actions are parameters too.
+ * The credential is a libpq conninfo or postgresql:// URI, opened under the
+ * operator's policy by pgconn.c: hosts checked and pinned, file keywords
+ * the operator's only, TLS required unless plain upstreams are allowed,
+ * and a privileged role (superuser, server-file or program roles, …)
+ * refused unless the operator allows it - on connect and on every call.
+ *
+ * `query` is the low-risk read: the statement must pass the read-only
+ * checker (sqlcheck.h: one SELECT/WITH/VALUES/TABLE, no writes or locking
+ * clauses, only allow-listed side-effect-free functions), then runs inside
+ * BEGIN READ ONLY with a statement timeout, standard_conforming_strings on
+ * (so the server reads quotes as the checker did) and pg_catalog first on
+ * the search path (so an allow-listed name is the built-in function),
+ * through the extended protocol (one statement), and is always rolled
+ * back. Results are capped at MAX_ROWS rows and MAX_RESULT_BYTES bytes of
+ * cell text: rows arrive one at a time (single-row mode) and at the cap the
+ * query is cancelled, so a huge result never piles up in memory (one row
+ * is held whole: PostgreSQL caps a value at 1 GB). `execute` is the
+ * high-risk write (the gate asks): one statement, with parameters,
+ * committed. Values never enter SQL text: schema and table names for the
+ * listing actions are parameters too.
  */
 #include "waggle/connector.h"
 #include "waggle/error.h"
+#include "connect/pgconn.h"
 #include "connect/specs/specs.h"
+#include "connect/sqlcheck.h"
 
 #include <libpq-fe.h>
 #include <stdlib.h>
@@ -20,7 +34,8 @@
 #include <string.h>
 
 enum {
-    MAX_ROWS = 1000,          /* rows returned to the caller; more are counted */
+    MAX_ROWS = 1000,          /* rows returned to the caller */
+    MAX_RESULT_BYTES = 1024 * 1024,   /* cell text (and column names) returned */
     MAX_PARAMS = 64,
     TIMEOUT_MIN_MS = 100,     /* connector:postgres:statement_timeout_ms bounds */
     TIMEOUT_MAX_MS = 600000,
@@ -40,32 +55,6 @@ static const wg_connector_action actions[] = {
       JSON({"properties":{"table":{"type":"string"},"schema":{"type":"string"}},
             "required":["table"]}), WG_RISK_LOW },
 };
-
-static void quiet(void *ud, const char *msg)
-{
-    (void)ud;
-    (void)msg;
-}
-
-static PGconn *open_conn(const wg_connector_call *call, json_t **fail)
-{
-    const char *keys[] = { "dbname", "connect_timeout", "application_name", NULL };
-    const char *vals[] = { call->creds->token, "5", "waggle", NULL };
-    PGconn *c = PQconnectdbParams(keys, vals, 1);
-    if (c && PQstatus(c) == CONNECTION_OK) {
-        PQsetNoticeProcessor(c, quiet, NULL);   /* the library never prints */
-        return c;
-    }
-    const char *msg = c ? PQerrorMessage(c) : "out of memory";
-    const char *secrets[] = { call->creds->token, NULL };
-    char *clean = NULL;
-    if (wg_connector_safe_error(&clean, "PostgreSQL connection failed", 0, msg, strlen(msg),
-                                secrets) == 0)
-        *fail = wg_connector_fail("%s", clean);
-    free(clean);
-    PQfinish(c);
-    return NULL;
-}
 
 static json_t *pg_fail(PGresult *res, PGconn *c)
 {
@@ -135,26 +124,6 @@ static json_t *cell(PGresult *r, int row, int col)
     }
 }
 
-static json_t *rows_json(PGresult *r)
-{
-    int nr = PQntuples(r), nf = PQnfields(r);
-    json_t *rows = json_array(), *fields = json_array();
-    for (int f = 0; f < nf; f++)
-        json_array_append_new(fields, json_pack("{s:s,s:I}", "name", PQfname(r, f),
-                                                "dataTypeID", (json_int_t)PQftype(r, f)));
-    for (int i = 0; i < nr && i < MAX_ROWS; i++) {
-        json_t *row = json_object();
-        for (int f = 0; f < nf; f++)
-            json_object_set_new(row, PQfname(r, f), cell(r, i, f));
-        json_array_append_new(rows, row);
-    }
-    json_t *out = json_pack("{s:o,s:I,s:o}", "rows", rows, "rowCount", (json_int_t)nr,
-                            "fields", fields);
-    if (out && nr > MAX_ROWS)
-        json_object_set_new(out, "truncated", json_true());
-    return out;
-}
-
 /* statement_timeout: connector:postgres:statement_timeout_ms when set (a
  * number, 100..600000), else 10 s for reads and 30 s for writes. Built from
  * a parsed integer, never from the stored text. */
@@ -173,37 +142,170 @@ static int set_timeout(PGconn *c, const wg_connector_call *call, int read_only, 
     return exec_fixed(c, sql, fail);
 }
 
-/* One statement with parameters inside a transaction. read_only: BEGIN READ
- * ONLY and always ROLLBACK; otherwise BEGIN … COMMIT. */
-static json_t *run(const wg_connector_call *call, const char *sql, const json_t *params,
-                   int read_only, int want_rows)
+/* Runs a constant command (our own text) that may answer a row. */
+static int exec_setup(PGconn *c, const char *sql, json_t **fail)
 {
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType st = PQresultStatus(r);
+    int ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+    if (!ok)
+        *fail = pg_fail(r, c);
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+typedef enum {
+    RUN_QUERY,   /* the agent's read: checked, read only, capped, cancelled at the cap */
+    RUN_READ,    /* our own constant read (listing, health) */
+    RUN_WRITE    /* execute: committed, rows not returned */
+} run_mode;
+
+/* What the rows of one statement became. */
+typedef struct {
+    json_t *rows, *fields;
+    size_t bytes;
+    const char *stopped;          /* "rows" | "bytes" when capped */
+    int too_big;                  /* the first row alone is over the byte cap */
+} collect;
+
+static size_t row_bytes(const PGresult *r)
+{
+    size_t n = 0;
+    for (int f = 0; f < PQnfields(r); f++)
+        n += (size_t)PQgetlength(r, 0, f) + strlen(PQfname(r, f));
+    return n;
+}
+
+static void take_fields(collect *k, const PGresult *r)
+{
+    if (k->fields)
+        return;
+    k->fields = json_array();
+    for (int f = 0; f < PQnfields(r); f++)
+        json_array_append_new(k->fields, json_pack("{s:s,s:I}", "name", PQfname(r, f),
+                                                   "dataTypeID", (json_int_t)PQftype(r, f)));
+}
+
+/* One row of single-row mode: kept, or the cap is reached (1). */
+static int take_row(collect *k, PGresult *r)
+{
+    take_fields(k, r);
+    size_t b = row_bytes(r);
+    if (json_array_size(k->rows) == MAX_ROWS) {
+        k->stopped = "rows";
+        return 1;
+    }
+    if (k->bytes + b > MAX_RESULT_BYTES) {
+        k->stopped = "bytes";
+        k->too_big = json_array_size(k->rows) == 0;
+        return 1;
+    }
+    json_t *row = json_object();
+    for (int f = 0; f < PQnfields(r); f++)
+        json_object_set_new(row, PQfname(r, f), cell(r, 0, f));
+    json_array_append_new(k->rows, row);
+    k->bytes += b;
+    return 0;
+}
+
+static void cancel(PGconn *c)
+{
+    PGcancel *pc = PQgetCancel(c);
+    char err[256];
+    if (pc) {
+        PQcancel(pc, err, sizeof err);
+        PQfreeCancel(pc);
+    }
+}
+
+/* Sends the statement in single-row mode and gathers the results until the
+ * end. *out is the failure when one happened; otherwise NULL and k / *last
+ * (the final result, owned by the caller) describe it. */
+static void gather(PGconn *c, run_mode mode, collect *k, PGresult **last, json_t **out)
+{
+    PGresult *r;
+    int cancelled = 0;
+    while ((r = PQgetResult(c))) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_SINGLE_TUPLE) {
+            if (!k->stopped && mode != RUN_WRITE && take_row(k, r) && !cancelled) {
+                cancel(c);            /* the rest is not wanted: stop the server */
+                cancelled = 1;
+            }
+            PQclear(r);
+        } else if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
+            take_fields(k, r);
+            PQclear(*last);
+            *last = r;
+        } else {
+            /* 57014 query_canceled: the cancel above, not a failure */
+            const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+            if (!*out && !(cancelled && state && strcmp(state, "57014") == 0))
+                *out = pg_fail(r, c);
+            PQclear(r);
+        }
+    }
+}
+
+static json_t *result_json(collect *k, PGresult *last, run_mode mode)
+{
+    if (mode == RUN_WRITE) {
+        const char *tuples = last ? PQcmdTuples(last) : "";
+        return wg_connector_ok(json_pack("{s:I,s:s}", "rowCount",
+                                         (json_int_t)(tuples[0] ? atoll(tuples) : 0),
+                                         "command", last ? PQcmdStatus(last) : ""));
+    }
+    if (k->too_big)
+        return wg_connector_fail("PostgreSQL: the first row is larger than the %d-byte result "
+                                 "limit; select fewer or shorter columns (e.g. left(col, 1000))",
+                                 MAX_RESULT_BYTES);
+    json_t *data = json_pack("{s:O,s:I,s:O}", "rows", k->rows, "rowCount",
+                             (json_int_t)json_array_size(k->rows), "fields",
+                             k->fields ? k->fields : json_array());
+    if (data && k->stopped) {
+        json_object_set_new(data, "truncated", json_true());
+        json_object_set_new(data, "truncatedBy", json_string(k->stopped));
+        json_object_set_new(data, "limits", json_pack("{s:i,s:i}", "rows", MAX_ROWS, "bytes",
+                                                      MAX_RESULT_BYTES));
+    }
+    return data ? wg_connector_ok(data) : NULL;
+}
+
+/* One statement with parameters inside a transaction: read modes BEGIN
+ * READ ONLY and always ROLLBACK; RUN_WRITE BEGIN … COMMIT. */
+static json_t *run(const wg_connector_call *call, const char *sql, const json_t *params,
+                   run_mode mode)
+{
+    if (mode == RUN_QUERY && wg_sql_check_readonly(sql, strlen(sql)) < 0)
+        return wg_connector_fail("PostgreSQL query refused: %s", wg_error_last());
     json_t *fail = NULL;
-    PGconn *c = open_conn(call, &fail);
+    int code;
+    PGconn *c = wg_pg_open(call, &fail, &code);
     if (!c)
         return fail ? fail : wg_connector_fail("PostgreSQL connection failed");
     char *vals[MAX_PARAMS] = { 0 };
     int n = bind_params(params, vals, &fail);
+    int ro = mode != RUN_WRITE;
     json_t *out = NULL;
-    if (n >= 0 &&
-        exec_fixed(c, read_only ? "BEGIN READ ONLY" : "BEGIN", &fail) == 0 &&
-        set_timeout(c, call, read_only, &fail) == 0) {
-        PGresult *r = PQexecParams(c, sql, n, NULL, (const char *const *)vals, NULL, NULL, 0);
-        ExecStatusType st = PQresultStatus(r);
-        if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
-            if (want_rows) {
-                out = wg_connector_ok(rows_json(r));
-            } else {
-                const char *tuples = PQcmdTuples(r);
-                out = wg_connector_ok(json_pack("{s:I,s:s}", "rowCount",
-                                                (json_int_t)(tuples[0] ? atoll(tuples) : 0),
-                                                "command", PQcmdStatus(r)));
-            }
+    if (n >= 0 && exec_fixed(c, ro ? "BEGIN READ ONLY" : "BEGIN", &fail) == 0 &&
+        set_timeout(c, call, ro, &fail) == 0 &&
+        (!ro || (exec_setup(c, "SET LOCAL standard_conforming_strings = on", &fail) == 0 &&
+                 exec_setup(c, "SELECT pg_catalog.set_config('search_path', 'pg_catalog, ' || "
+                               "pg_catalog.current_setting('search_path'), true)", &fail) == 0))) {
+        collect k = { json_array(), NULL, 0, NULL, 0 };
+        PGresult *last = NULL;
+        if (!PQsendQueryParams(c, sql, n, NULL, (const char *const *)vals, NULL, NULL, 0)) {
+            out = pg_fail(NULL, c);
         } else {
-            out = pg_fail(r, c);
+            PQsetSingleRowMode(c);
+            gather(c, mode, &k, &last, &out);
+            if (!out)
+                out = result_json(&k, last, mode);
         }
-        PQclear(r);
-        if (json_is_true(json_object_get(out, "success")) && !read_only) {
+        PQclear(last);
+        json_decref(k.rows);
+        json_decref(k.fields);
+        if (json_is_true(json_object_get(out, "success")) && !ro) {
             if (exec_fixed(c, "COMMIT", &fail) < 0) {
                 json_decref(out);
                 out = fail;
@@ -249,7 +351,7 @@ static const char *schema_of(const json_t *params)
 static json_t *list_tables(const wg_connector_call *call, const json_t *params)
 {
     json_t *p = json_pack("[s]", schema_of(params));
-    json_t *r = run(call, list_sql, p, 1, 1);
+    json_t *r = run(call, list_sql, p, RUN_READ);
     json_decref(p);
     json_t *data = json_object_get(r, "data");
     if (data) {
@@ -264,12 +366,12 @@ static json_t *list_tables(const wg_connector_call *call, const json_t *params)
 static json_t *describe_table(const wg_connector_call *call, const json_t *params)
 {
     json_t *p = json_pack("[s,O]", schema_of(params), json_object_get(params, "table"));
-    json_t *cols = run(call, columns_sql, p, 1, 1);
+    json_t *cols = run(call, columns_sql, p, RUN_READ);
     if (!json_is_true(json_object_get(cols, "success"))) {
         json_decref(p);
         return cols;
     }
-    json_t *pk = run(call, pk_sql, p, 1, 1);
+    json_t *pk = run(call, pk_sql, p, RUN_READ);
     json_decref(p);
     if (!json_is_true(json_object_get(pk, "success"))) {
         json_decref(cols);
@@ -298,13 +400,13 @@ static json_t *describe_table(const wg_connector_call *call, const json_t *param
 static json_t *query(const wg_connector_call *call, const json_t *params)
 {
     return run(call, json_string_value(json_object_get(params, "sql")),
-               json_object_get(params, "params"), 1, 1);
+               json_object_get(params, "params"), RUN_QUERY);
 }
 
 static json_t *execute(const wg_connector_call *call, const json_t *params)
 {
     return run(call, json_string_value(json_object_get(params, "sql")),
-               json_object_get(params, "params"), 0, 0);
+               json_object_get(params, "params"), RUN_WRITE);
 }
 
 static const struct {
@@ -331,7 +433,7 @@ static int pg_execute(json_t **out, const wg_connector_call *call,
 
 static int pg_health(char **error, const wg_connector_call *call)
 {
-    json_t *r = run(call, "SELECT 1", NULL, 1, 1);
+    json_t *r = run(call, "SELECT 1", NULL, RUN_READ);
     int ok = json_is_true(json_object_get(r, "success"));
     if (!ok) {
         const char *e = json_string_value(json_object_get(r, "error"));
@@ -341,7 +443,27 @@ static int pg_health(char **error, const wg_connector_call *call)
     return ok ? 0 : WG_EUPSTREAM;
 }
 
-static const wg_connector_ops ops = { .execute = pg_execute, .health = pg_health };
+/* On connect: the policy and, when the server answers, the role. A server
+ * that cannot be reached now is not a reason to refuse (every call checks
+ * again); a refused host, keyword or role is. */
+static int pg_validate(const wg_connector_call *call)
+{
+    json_t *fail = NULL;
+    int code = 0;
+    PGconn *c = wg_pg_open(call, &fail, &code);
+    PQfinish(c);
+    if (c || code == WG_EUPSTREAM) {
+        json_decref(fail);
+        return 0;
+    }
+    const char *e = json_string_value(json_object_get(fail, "error"));
+    int rc = wg_error_set(code ? code : WG_EINVAL, "%s", e ? e : "PostgreSQL connection refused");
+    json_decref(fail);
+    return rc;
+}
+
+static const wg_connector_ops ops = { .execute = pg_execute, .health = pg_health,
+                                      .validate = pg_validate };
 
 static const char *const settings_names[] = { "statement_timeout_ms", NULL };
 static const wg_connector_number_setting number_settings[] = {
@@ -356,8 +478,10 @@ const wg_connector_spec wg_spec_postgres = {
     .auth_type = WG_AUTH_API_KEY,
     .category = "data",
     .logo_slug = "postgresql",
-    .setup_guide = "Paste a connection string (postgresql://user:password@host:5432/db); "
-                   "a role with only the privileges the agent needs is best.",
+    .setup_guide = "Paste a connection string (postgresql://user:password@host:5432/db) for a "
+                   "role with only the privileges the agent needs: superusers and roles that "
+                   "read server files or run programs are refused unless the operator allows "
+                   "them.",
     .actions = actions,
     .n_actions = COUNT(actions),
     .ops = &ops,

@@ -417,7 +417,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     }
     if (k->too_big)
         return oauth_error(c, 413, "invalid_request", "body too large");
-    if (strcmp(method, "GET") == 0 && strcmp(url, "/authorize") == 0) {
+    size_t ulen = strlen(url);
+    if (strcmp(method, "GET") == 0 && ulen >= 10 && strcmp(url + ulen - 10, "/authorize") == 0) {
         static const char *const names[] = { "response_type", "client_id", "redirect_uri",
                                              "scope", "state", "code_challenge",
                                              "code_challenge_method" };

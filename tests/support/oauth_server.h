@@ -5,7 +5,7 @@
  * JSON token requests, Pipedrive/Bitbucket Basic client authentication).
  *
  * Endpoints on http://127.0.0.1:<port>:
- *   GET  /authorize   checks response_type=code, client_id, a loopback
+ *   GET  .../authorize  (any path ending so: a tenant path works) checks response_type=code, client_id, a loopback
  *                     redirect_uri (RFC 8252 7.3), state, S256 challenge;
  *                     answers 302 to redirect_uri?code=..&state=.. (or
  *                     error=access_denied when cfg.deny)

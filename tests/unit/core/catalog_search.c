@@ -327,4 +327,12 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     cr_log_info("needs (held-out): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
     cr_assert_geq(recall, 0.70, "recall@5 %.3f", recall);
+    measure(WG_TEST_DATA_DIR "/catalog/needs_tuning2.tsv", &queries, &recall, &mrr);
+    cr_log_info("needs (tuning, round 2): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
+    cr_assert_geq(queries, 80);
+    cr_assert_geq(recall, 0.95, "recall@5 %.3f", recall);
+    measure(WG_TEST_DATA_DIR "/catalog/needs_heldout2.tsv", &queries, &recall, &mrr);
+    cr_log_info("needs (held-out, round 2): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
+    cr_assert_geq(queries, 80);
+    cr_assert_geq(recall, 0.75, "recall@5 %.3f", recall);
 }

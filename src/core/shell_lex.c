@@ -1405,7 +1405,7 @@ enum {
     RW_COPROC, RW_OPEN, RW_CLOSE, RW_COND, RW_CASE, RW_ESAC,
 };
 
-static int reserved(const lx *L, const sh_word *w)
+static inline int reserved(const lx *L, const sh_word *w)
 {
     const char *t = L->cx->ar.text + w->off;
     if ((w->flags & SH_W_BRACE) && w->len == 2 && t[0] == SH_MARK && t[1] == SH_K_BRACE_OPEN &&
@@ -1595,7 +1595,7 @@ static int looks_assignment(const lx *L, const sh_word *w)
 {
     const char *r = L->s + w->raw_off;
     size_t n = w->raw_len, k = 0;
-    if (n == 0 || !is_name_start(r[0]) || !memchr(L->cx->ar.text + w->off, '=', w->len))
+    if (n == 0 || !is_name_start(r[0]))
         return 0;
     while (k < n && is_name_char(r[k]))
         k++;
@@ -1663,28 +1663,38 @@ static int add_word(lx *L)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
-    if (c->nw < SH_MAX_WORDS && a->wtop < a->wcap && c->nw > L->lead + L->nassign &&
-        L->pending_body < 0 && L->coproc_at < 0 && L->lead >= 0 && !L->function_kw) {
-        /* the common case: an argument, read straight into the command */
-        sh_word *w = &c->w[c->nw];
-        a->wtop++;                      /* reserve it: a substitution parses above */
-        int rc = read_word_marked(L, w);
-        a->wtop--;
-        if (rc < 0)
+    if (c->nw >= SH_MAX_WORDS || a->wtop >= a->wcap) {
+        sh_word w;                      /* no slot: append_word_rw fails closed */
+        if (read_word_marked(L, &w) < 0)
             return -1;
-        if (!(w->flags & (SH_W_BRACE | SH_W_SPLIT)) &&
-            !(L->p < L->n && L->s[L->p] == '(')) {
+        return add_word_slow(L, &w);
+    }
+    /* read straight into the command's next slot, reserved so that a
+     * substitution inside the word parses above it */
+    sh_word *w = &c->w[c->nw];
+    a->wtop++;
+    int rc = read_word_marked(L, w);
+    a->wtop--;
+    if (rc < 0)
+        return -1;
+    if (!(w->flags & (SH_W_BRACE | SH_W_SPLIT)) && L->pending_body < 0 && L->coproc_at < 0 &&
+        L->lead >= 0 && !L->function_kw && !(L->p < L->n && L->s[L->p] == '(')) {
+        int program = c->nw == L->lead;
+        if (!program || reserved(L, w) == RW_NONE) {
+            /* the common cases: an argument, or a program word that is no
+             * reserved word */
+            if (c->nw == L->lead + L->nassign && is_name_start(L->s[w->raw_off]) &&
+                looks_assignment(L, w))
+                L->nassign++;
             c->nw++;
             a->wtop++;
+            if (c->nw == L->lead + 1 && sh_wtext(c, L->lead)[0] == 'f')
+                L->function_kw = word_is(L, w, "function");
             return 0;
         }
-        sh_word copy = *w;              /* the general path below */
-        return add_word_slow(L, &copy);
     }
-    sh_word w;
-    if (read_word_marked(L, &w) < 0)
-        return -1;
-    return add_word_slow(L, &w);
+    sh_word copy = *w;
+    return add_word_slow(L, &copy);
 }
 
 static int add_word_slow(lx *L, sh_word *wp)

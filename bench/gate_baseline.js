@@ -113,6 +113,7 @@ function inproc(file) {
     }
     reps.sort((a, b) => a - b);
     if (sink < 0) console.log(sink);
+    time.best = reps[0];
     return reps[3];
   };
   // per bash decision: the three spec functions, as the chat hook calls them
@@ -120,9 +121,11 @@ function inproc(file) {
     isCriticalNeverAutopass('bash', c.args) || getApprovalClass('bash', c.args) === 'x');
   // the original's one-answer function alone (what its chat hook asks first)
   const bash1Ns = time(bash, (c) => needsConfirmationWithAutonomy('bash', c.args, c.level));
+  const bash1Best = time.best;
   const allNs = time(calls, (c) => decide(c).needsConfirmation);
   console.log(`bash_ns ${bashNs.toFixed(1)}`);
   console.log(`bash1_ns ${bash1Ns.toFixed(1)}`);
+  console.log(`bash1_best ${bash1Best.toFixed(1)}`);
   console.log(`all_ns ${allNs.toFixed(1)}`);
   console.log(`bash_calls ${bash.length}`);
   console.log(`all_calls ${calls.length}`);

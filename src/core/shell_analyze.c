@@ -713,6 +713,8 @@ const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint
     int has_reg = -1;                   /* "reg " somewhere in s: looked up once */
     const char *crit = NULL;
     size_t i = 0;
+    if (steps && shell_text)
+        *steps += n;                    /* the "()" pass below reads the text once */
     for (const char *q = s; shell_text && (q = memmem(q, n - (size_t)(q - s), "()", 2)); q += 2) {
         const char *e = q + 2;
         while (e < s + n && (*e == ' ' || *e == '\t'))

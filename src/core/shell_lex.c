@@ -1259,6 +1259,7 @@ static void end_cmd(lx *L, int sep)
         for (uint32_t e = (uint32_t)L->closed_group; e < cx->ar.nedge; e++)
             cx->ar.edge[e].forked = 1;  /* { ...; } & and { ...; } | x run apart */
     L->closed_group = -1;
+    SH_STEP(cx, 1 + c->nw + c->nr);
     if (c->nw > 0 || c->nr > 0 || c->overflow) {
         if (++cx->ncmd > SH_MAX_COMMANDS)
             sh_overflow(cx, "the command has more simple commands than the model checks");
@@ -1341,7 +1342,7 @@ static void skip_blanks(lx *L)
         else
             break;
     }
-    SH_STEP(L->cx, L->p - p0);
+    (void)p0;                           /* blanks are consumed: counted by the caller's progress */
 }
 
 /* arr=( a b c ): the elements are words; their substitutions are parsed,
@@ -1875,7 +1876,6 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     for (;;) {
         if (L.p < n && (s[L.p] == ' ' || s[L.p] == '\t' || s[L.p] == '\\'))
             skip_blanks(&L);
-        SH_STEP(cx, 1);
         if (L.p >= n) {
             if (term || L.case_depth > 0)
                 rc = -1;

@@ -536,7 +536,8 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
     const sh_word *pw = &c->w[i];
     const char *pt = sh_wtext(c, i);
     int home_path = 0;
-    if ((pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) || memchr(pt, SH_MARK, pw->len)) {
+    /* every marker comes with an opaque flag (the lexer sets one with each) */
+    if (pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) {
         /* ~/bin/tool: a path under the home directory, not a hidden program */
         home_path = pw->len > 2 && pt[0] == SH_MARK && (pt[1] == SH_K_HOME || pt[1] == SH_K_USER) &&
                     !memchr(pt + 2, SH_MARK, pw->len - 2) && !(pw->flags & (SH_W_CMDSUB | SH_W_GLOB));
@@ -546,7 +547,7 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         }
     }
 
-    if (pt[0] == 'l' && !(pw->flags & SH_W_QUOTED) && strcmp(pt, "let") == 0) {
+    if (pt[0] == 'l' && pt[1] == 'e' && !(pw->flags & SH_W_QUOTED) && strcmp(pt, "let") == 0) {
         /* let EXPR...: arithmetic, silent; a subscript's $(..) runs */
         for (int j = i + 1; j < v->end; j++)
             sh_arith_text(cx, sh_wtext(c, j), c->w[j].len);

@@ -1409,10 +1409,13 @@ enum {
 static inline int reserved(const lx *L, const sh_word *w)
 {
     const char *t = L->cx->ar.text + w->off;
-    if ((w->flags & SH_W_BRACE) && w->len == 2 && t[0] == SH_MARK && t[1] == SH_K_BRACE_OPEN &&
-        !(w->flags & SH_W_QUOTED))
-        return RW_OPEN;                 /* a lone { (still marked for brace expansion) */
-    if ((w->flags & (SH_W_QUOTED | SH_W_BRACE | SH_W_SPLIT)) || w->len == 0 || w->len > 6)
+    if (w->flags & (SH_W_QUOTED | SH_W_BRACE | SH_W_SPLIT)) {
+        if ((w->flags & (SH_W_BRACE | SH_W_QUOTED)) == SH_W_BRACE && w->len == 2 &&
+            t[0] == SH_MARK && t[1] == SH_K_BRACE_OPEN)
+            return RW_OPEN;             /* a lone { (still marked for brace expansion) */
+        return RW_NONE;
+    }
+    if (w->len == 0 || w->len > 6)
         return RW_NONE;
     switch (t[0]) {
     case '!': return w->len == 1 ? RW_LEAD : RW_NONE;
@@ -1673,11 +1676,30 @@ static int add_word(lx *L)
     /* read straight into the command's next slot, reserved so that a
      * substitution inside the word parses above it */
     sh_word *w = &c->w[c->nw];
-    a->wtop++;
-    int rc = read_word_marked(L, w);
-    a->wtop--;
-    if (rc < 0)
-        return -1;
+    const char *s = L->s;
+    size_t p = L->p, q = p;
+    while (q < L->n && byte_class[(unsigned char)s[q]] == 0)
+        q++;
+    size_t k = q - p;
+    if (k > 0 && (q == L->n || byte_class[(unsigned char)s[q]] == 1) && room(L, k)) {
+        /* a plain word (most are): copied in one go, no quote or expansion */
+        w->off = a->ttop;
+        w->len = (uint32_t)k;
+        w->flags = 0;
+        w->raw_off = (uint32_t)p;
+        w->raw_len = (uint32_t)k;
+        memcpy(a->text + a->ttop, s + p, k);
+        a->ttop += (uint32_t)k;
+        a->text[a->ttop++] = '\0';
+        L->p = q;
+        SH_STEP(L->cx, k);
+    } else {
+        a->wtop++;
+        int rc = read_word_marked(L, w);
+        a->wtop--;
+        if (rc < 0)
+            return -1;
+    }
     if (!(w->flags & (SH_W_BRACE | SH_W_SPLIT)) && L->pending_body < 0 && L->coproc_at < 0 &&
         L->lead >= 0 && !L->function_kw && !(L->p < L->n && L->s[L->p] == '(')) {
         int program = c->nw == L->lead;
@@ -1685,7 +1707,7 @@ static int add_word(lx *L)
             /* the common cases: an argument, or a program word that is no
              * reserved word */
             if (c->nw == L->lead + L->nassign && is_name_start(L->s[w->raw_off]) &&
-                looks_assignment(L, w))
+                memchr(L->s + w->raw_off, '=', w->raw_len) && looks_assignment(L, w))
                 L->nassign++;
             c->nw++;
             a->wtop++;

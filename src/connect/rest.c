@@ -1222,6 +1222,32 @@ int wg_rest_run(json_t **out, const wg_rest_ctx *ctx, const json_t *params_in)
     return rc;
 }
 
+int wg_rest_quote(char **out, const char *text, size_t max, char quote, const char *special,
+                  char esc)
+{
+    size_t n = strlen(text);
+    if (n > max)
+        return wg_error_set(WG_EINVAL, "text longer than %zu bytes", max);
+    char *o = malloc(2 * n + 3), *w = o;
+    if (!o)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *w++ = quote;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c == 0x7f) {
+            free(o);
+            return wg_error_set(WG_EINVAL, "text may not contain control characters");
+        }
+        if (strchr(special, c))
+            *w++ = esc ? esc : (char)c;
+        *w++ = (char)c;
+    }
+    *w++ = quote;
+    *w = 0;
+    *out = o;
+    return 0;
+}
+
 int wg_rest_mime_ok(const char *m)
 {
     size_t n = m ? strlen(m) : 0, slash = 0;

@@ -3,13 +3,15 @@
  * outside. The first byte picks the target; the rest is the input.
  *   0 redirect: a code comes out only with the right state, and holds no
  *     control character;
- *   1 next link: an accepted link lies under the base and has no dot segment;
+ *   1 next link: an accepted link lies under the base and its path has no
+ *     dot segment;
  *   2 message: "to\nsubject\nbody" - a built message's header lines are
  *     all known fields or folds (no injected header);
  *   3 OData literal: quoted, every inner quote doubled. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "connect/rest.h"
 #include "connect/rfc5322.h"
@@ -42,9 +44,20 @@ static void redirect(const char *text)
 static void next_link(const char *text)
 {
     static const char base[] = "https://graph.microsoft.com/v1.0";
+    static const size_t origin = sizeof "https://graph.microsoft.com" - 1;
     char *out = NULL;
     if (wg_rest_link_ok(&out, base, text) == 0) {
-        if (strncmp(out, base, sizeof base - 1) || strstr(out, "/../") || strstr(out, "/./"))
+        /* scheme and host compare without case, the path prefix exactly */
+        if (strncasecmp(out, base, origin) || strncmp(out + origin, base + origin,
+                                                      sizeof base - 1 - origin))
+            abort();
+        /* no dot segment in the path (the query is data) */
+        char *q = strchr(out, '?');
+        if (q)
+            *q = 0;
+        size_t n = strlen(out);
+        if (strstr(out, "/../") || strstr(out, "/./") ||
+            (n >= 3 && strcmp(out + n - 3, "/..") == 0) || (n >= 2 && strcmp(out + n - 2, "/.") == 0))
             abort();
         free(out);
     }

@@ -511,8 +511,8 @@ int wg_rest_link_ok(char **out, const char *base, const char *link)
         ok = 0;     /* "https://host.evil" under "https://host" */
     /* no dot segment anywhere in the path (curl would squash it, and the
      * server may decode %2e): a link cannot climb out of the prefix */
-    const char *path = abs + ol;
-    size_t pl = strcspn(path, "?");
+    const char *path = abs + (ok ? ol : 0);      /* abs may be shorter than ol when !ok */
+    size_t pl = ok ? strcspn(path, "?") : 0;
     for (size_t i = 0; ok && i < pl;) {
         size_t seg = strcspn(path + i, "/");
         if (seg > pl - i)

@@ -33,7 +33,8 @@
  * control characters; WG_EINVAL otherwise).
  *
  * Thread-safety: a wg_audit may be shared by threads.
- * Errors: WG_EINVAL, WG_ESTORE, WG_EBUSY, WG_ENOMEM.
+ * Errors: WG_EINVAL, WG_ESTORE, WG_EBUSY, WG_ENOMEM, WG_ECRYPTO (the log
+ * does not match its sealed anchor), and the vault's errors at open.
  */
 #ifndef WAGGLE_AUDIT_H
 #define WAGGLE_AUDIT_H

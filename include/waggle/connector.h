@@ -431,8 +431,8 @@ int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_reque
  *                              naming the lowest tier whose limit allows
  *                              used + 1 ("This feature requires the PRO
  *                              tier. You are on FREE.")
- * Not atomic with the connect that follows: callers serialise the two
- * (the server holds a lock; separate processes can still race). */
+ * Not atomic with the connect that follows: wg_engine_connect
+ * (waggle/engine.h) takes the slot atomically across processes. */
 typedef struct wg_connector_limit_decision {
     int allowed;
     int used;                   /* slots held now */
@@ -446,6 +446,12 @@ typedef struct wg_connector_limit_decision {
  * not: see out->allowed), WG_ENOTFOUND (unknown id). */
 int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry *reg,
                             const char *id, wg_tier effective);
+
+/* The same rules over counts the caller gathered (the engine counts the
+ * store's credentials and reservations): holds = id already holds a slot,
+ * used = slots held. Pure; fills *out. */
+void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connector_spec *spec,
+                               int holds, int used, wg_tier effective);
 
 /* Stores one connector setting connector:<id>:<name> (e.g. email's
  * smtp_url). name must be one of spec->settings; value must be printable,

@@ -41,6 +41,12 @@ typedef struct wg_server_options {
                                     negative is WG_EINVAL (never unlimited) */
     unsigned approval_ttl_s;     /* how long a call waits for POST /api/approval/:id
                                     before it counts as denied; 0 -> 300 (5 min) */
+    const char *max_autonomy;    /* the highest level an app may request: "normal",
+                                    "trusted" or "yolo"; NULL -> yolo (spec 7.3) */
+    const char *const *never_autopass;  /* tools that always ask (NULL-terminated; a
+                                    trailing '*' is a prefix), or NULL */
+    unsigned sse_heartbeat_ms;   /* an idle event stream's comment line; 0 -> 15 000 */
+    unsigned sse_max_streams;    /* event streams open at once; 0 -> 128 (also the most) */
     int demo;                    /* register the demo connectors */
     int allow_private_upstreams; /* connectors may reach loopback/private/link-local
                                     addresses (docs/security.md 3.2); never the default */

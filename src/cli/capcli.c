@@ -4,8 +4,7 @@
 #include "waggle/datadir.h"
 #include "waggle/error.h"
 #include "waggle/capability_tools.h"
-#include "waggle/store.h"
-#include "waggle/vault.h"
+#include "waggle/engine.h"
 
 #include <unistd.h>
 
@@ -68,9 +67,8 @@ int capcli_print_json(const json_t *value)
 }
 
 struct capcli_connectors {
-    wg_store *store;
-    wg_vault *vault;
-    wg_registry *reg;
+    wg_engine *engine;     /* when a store exists */
+    wg_registry *bare;     /* otherwise: no vault, nothing connected */
     wg_router_connector *items;
     size_t n;
 };
@@ -80,25 +78,30 @@ void capcli_connectors_free(capcli_connectors *c)
     if (!c)
         return;
     wg_captool_connectors_free(c->items, c->n);
-    wg_registry_free(c->reg);
-    wg_vault_free(c->vault);
-    wg_store_free(c->store);
+    wg_registry_free(c->bare);
+    wg_engine_free(c->engine);
     free(c);
 }
 
-/* Opens the vault only when a store already exists: routing must not
- * create state. */
-static void open_vault(capcli_connectors *c, const char *cmd, const char *dir)
+/* The engine's registry only when a store already exists: routing must
+ * not create state. */
+static wg_registry *open_registry(capcli_connectors *c, const char *cmd, const char *dir)
 {
     char *db = NULL;
-    if (wg_datadir_path(&db, dir, "waggle.db") < 0 || access(db, F_OK) != 0) {
-        free(db);
-        return;
-    }
+    int exists = wg_datadir_path(&db, dir, "waggle.db") == 0 && access(db, F_OK) == 0;
     free(db);
-    if (wg_store_open(&c->store, dir) < 0 || wg_vault_open(&c->vault, c->store) < 0)
+    wg_registry *reg = NULL;
+    if (exists) {
+        wg_engine_options eo = WG_ENGINE_OPTIONS_INIT;
+        eo.data_dir = dir;
+        eo.actor = "cli";
+        if (wg_engine_open(&c->engine, &eo) == 0 && wg_engine_registry(&reg, c->engine) == 0)
+            return reg;
         fprintf(stderr, "waggle %s: note: connector status unknown (%s); showing all as not "
                 "connected\n", cmd, wg_error_last());
+    }
+    wg_registry_options opts = { 0 };
+    return wg_registry_new(&c->bare, &opts) == 0 ? c->bare : NULL;
 }
 
 capcli_connectors *capcli_connectors_load(const char *cmd, const char *data_dir)
@@ -109,12 +112,9 @@ capcli_connectors *capcli_connectors_load(const char *cmd, const char *data_dir)
         free(c);
         return NULL;
     }
-    open_vault(c, cmd, dir);
+    wg_registry *reg = open_registry(c, cmd, dir);
     free(dir);
-    wg_connect_vault cv;
-    wg_connect_vault_of(&cv, c->vault);
-    wg_registry_options opts = { .vault = c->vault ? &cv : NULL };
-    if (wg_registry_new(&c->reg, &opts) < 0 || wg_captool_connectors(&c->items, &c->n, c->reg) < 0) {
+    if (!reg || wg_captool_connectors(&c->items, &c->n, reg) < 0) {
         capcli_connectors_free(c);
         return NULL;
     }

@@ -208,7 +208,7 @@ int cmd_audit(int argc, char **argv, const wg_cli *cli)
     if (yes && fn != do_reanchor)
         return wg_cli_usage(cmd, "--yes belongs to reanchor");
     storecli s;
-    int rc = storecli_open(&s, cmd, data_dir, 0);
+    int rc = storecli_open(&s, cmd, data_dir, NULL);
     if (rc != WG_EXIT_OK)
         return rc;
     rc = fn ? fn(cmd, &s, as_json, yes) : do_list(cmd, &s, &q, as_json);

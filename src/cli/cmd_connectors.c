@@ -1,19 +1,17 @@
 /* cmd_connectors.c - `waggle connectors`: list, probe, connect, disconnect
- * and call connectors (spec 8). Credentials go to the encrypted vault in the
- * data dir; every call is audit-logged by the registry and passes the
- * confirmation gate first (spec 7): when the gate asks, a person must say
- * yes - on the terminal, or with --yes. Without a terminal and without
- * --yes the call is refused with exit 3, never run. */
+ * and call connectors (spec 8). A thin face over the engine
+ * (waggle/engine.h): credentials go to the encrypted vault, connecting
+ * takes the tier's connector slot atomically, and every call runs through
+ * wg_engine_execute - the gate, the approval rows and the run. When the
+ * gate asks, a person must say yes - on the terminal, or with --yes (the
+ * rows are approval_requested then approval_granted or approval_denied).
+ * Without a terminal and without --yes nothing runs: the call waits in the
+ * store for `waggle approve ID` (or the server's POST /api/approval/ID)
+ * and the command exits 3. */
 #include "cli.h"
 #include "connectors_oauth.h"
-#include "waggle/audit.h"
-#include "waggle/connector.h"
-#include "waggle/datadir.h"
+#include "storecli.h"
 #include "waggle/error.h"
-#include "waggle/gate.h"
-#include "waggle/store.h"
-#include "waggle/tier.h"
-#include "waggle/vault.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -49,7 +47,8 @@ static const char usage_text[] =
     "      --paste               also accept the redirect address pasted on stdin\n"
     "      --timeout SEC         how long to wait for the redirect (default 300)\n"
     "      --authorize-url URL, --token-url URL   endpoint overrides (stored)\n"
-    "  call TOOL ARGS_JSON       run connector_<id>_<action> with JSON arguments\n"
+    "  call TOOL ARGS_JSON       run connector_<id>_<action> (or an agent tool) with JSON\n"
+    "                            arguments ('-' reads them from stdin)\n"
     "      --level L             autonomy: normal (default), trusted, yolo\n"
     "      --yes                 approve the call if the gate asks (you are the human)\n"
     "\n"
@@ -67,52 +66,20 @@ static const char usage_text[] =
     "tier: connecting one more connector than the tier allows (FREE: 5; demo\n"
     "connectors do not count, reconnecting is always allowed) fails with exit 1.\n"
     "\n"
-    "exit status: 0 ok, 1 failed (also: the connector answered success:false),\n"
-    "2 bad usage, 3 the call needs confirmation and there was no one to ask.\n"
+    "exit status: 0 ok, 1 failed (also: the connector answered success:false, or\n"
+    "you answered no), 2 bad usage, 3 the call needs confirmation and there was no\n"
+    "one to ask: it waits, and `waggle approve ID` (printed) runs it.\n"
     "\n"
     "example:\n"
     "  printf '%s\\n' \"$GITHUB_TOKEN\" | waggle connectors connect github\n"
     "  waggle connectors call connector_github_create_issue \\\n"
     "      '{\"owner\":\"me\",\"repo\":\"hive\",\"title\":\"Bees are loose\"}'\n";
 
-/* Everything a subcommand needs: store, vault, audit, registry. */
+/* Everything a subcommand needs: the engine and its registry. */
 typedef struct env {
-    char *dir;
-    wg_store *store;
-    wg_vault *vault;
-    wg_audit *audit;
-    wg_connect_vault cv;
-    wg_connect_audit ca;
+    storecli sc;
     wg_registry *reg;
 } env;
-
-static void env_close(env *e)
-{
-    wg_registry_free(e->reg);
-    wg_audit_free(e->audit);
-    wg_vault_free(e->vault);
-    wg_store_free(e->store);
-    free(e->dir);
-}
-
-static int env_open(env *e, const char *data_dir, int demo, int allow_private, int allow_http,
-                    int allow_privileged)
-{
-    memset(e, 0, sizeof *e);
-    int rc;
-    if ((rc = wg_datadir_open(&e->dir, data_dir)) < 0 ||
-        (rc = wg_store_open(&e->store, e->dir)) < 0 ||
-        (rc = wg_vault_open(&e->vault, e->store)) < 0 ||
-        (rc = wg_audit_open(&e->audit, e->store, e->vault)) < 0)
-        return rc;
-    wg_connect_vault_of(&e->cv, e->vault);
-    e->ca = (wg_connect_audit){ e->audit, wg_audit_seam_log };
-    wg_registry_options o = { .vault = &e->cv, .audit = &e->ca, .demo = demo,
-                              .allow_private_upstreams = allow_private,
-                              .allow_http_upstreams = allow_http, .data_dir = e->dir,
-                              .allow_privileged_db_roles = allow_privileged };
-    return wg_registry_new(&e->reg, &o);
-}
 
 /* ---- subcommands ----------------------------------------------------------- */
 
@@ -220,6 +187,12 @@ static int read_token(char **out)
     return 0;
 }
 
+static int refused(const wg_connector_limit_decision *lim)
+{
+    return wg_cli_fail("connectors", "%s: %s (rule %s)\n%s Upgrade: %s", lim->denial.error,
+                       lim->reason, lim->rule, lim->denial.message, lim->denial.upgrade_url);
+}
+
 static int do_connect(env *e, const opts *o, int argc, char **argv)
 {
     if (argc != 1)
@@ -227,17 +200,14 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     if (!wg_registry_get(e->reg, argv[0]))
         return wg_cli_usage("connectors", "no connector '%s' (see: waggle connectors list)", argv[0]);
     /* The tier's connectorLimit first: nobody should paste a token only to
-     * be refused (reference 13 item 19). */
-    wg_tier_status tier;
-    wg_tier_read(&tier, e->dir, 0);
+     * be refused (reference 13 item 19); wg_engine_connect decides again,
+     * atomically, when it takes the slot. */
     wg_connector_limit_decision lim;
-    int rc = wg_registry_check_limit(&lim, e->reg, argv[0], tier.effective);
+    int rc = wg_engine_connect_check(&lim, e->sc.engine, argv[0]);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     if (!lim.allowed)
-        return wg_cli_fail("connectors", "%s: %s (rule %s)\n%s Upgrade: %s",
-                           lim.denial.error, lim.reason, lim.rule, lim.denial.message,
-                           lim.denial.upgrade_url);
+        return refused(&lim);
     if (isatty(STDIN_FILENO))
         fprintf(stderr, "paste the credential for %s, then press Enter:\n", argv[0]);
     char *token = NULL;
@@ -247,9 +217,11 @@ static int do_connect(env *e, const opts *o, int argc, char **argv)
     wg_connect_request req = { .token = token, .email = o->email, .base_url = o->base_url,
                                .expires_at = o->expires_at,
                                .principal = WG_PRINCIPAL_OPERATOR };   /* the CLI's user */
-    rc = wg_registry_connect(e->reg, argv[0], &req);
+    rc = wg_engine_connect(&lim, e->sc.engine, argv[0], &req, "cli");
     memset(token, 0, strlen(token));
     free(token);
+    if (rc == WG_ETIER)
+        return refused(&lim);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     if ((rc = apply_settings(e, argv[0], o->sets, o->n_sets)) != WG_EXIT_OK)
@@ -264,7 +236,7 @@ static int do_disconnect(env *e, const opts *o, int argc, char **argv)
     if (argc != 1)
         return wg_cli_usage("connectors", "disconnect needs one connector id");
     json_t *out = NULL;
-    int rc = wg_registry_disconnect(&out, e->reg, argv[0]);
+    int rc = wg_engine_disconnect(&out, e->sc.engine, argv[0], "cli");
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     printf("%s %s (%lld settings removed)\n",
@@ -283,7 +255,13 @@ static int do_oauth(env *e, const opts *o, int argc, char **argv)
     oo.allow_http = o->allow_http;
     if (!oo.timeout_s)
         oo.timeout_s = 300;
-    return wg_cli_connectors_oauth(e->reg, &e->cv, e->dir, argv[0], &oo);
+    wg_vault *v = NULL;
+    int rc = wg_engine_vault(&v, e->sc.engine);
+    if (rc < 0)
+        return wg_cli_error("connectors", rc);
+    wg_connect_vault cv;
+    wg_connect_vault_of(&cv, v);
+    return wg_cli_connectors_oauth(e->reg, &cv, e->sc.dir, argv[0], &oo);
 }
 
 static int do_set(env *e, const opts *o, int argc, char **argv)
@@ -299,19 +277,25 @@ static int do_set(env *e, const opts *o, int argc, char **argv)
     return rc;
 }
 
-/* Asks on the terminal. 1 = approved. */
-static int ask(const char *tool, const wg_gate_decision *d)
+/* The person at hand: --yes approves, a terminal asks, otherwise the call
+ * waits in the store (exit 3). */
+static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
 {
+    const opts *o = ud;
+    if (o->yes)
+        return WG_ENGINE_ASK_APPROVE;
+    if (!isatty(STDIN_FILENO))
+        return WG_ENGINE_ASK_DEFER;
     FILE *tty = fopen("/dev/tty", "r+");
     if (!tty)
-        return 0;
-    fprintf(tty, "%s needs your approval (%s, rule %s): %s\nApprove? [y/N] ", tool,
-            wg_approval_name(d->approval_class), d->rule, d->reason);
+        return WG_ENGINE_ASK_DEFER;
+    fprintf(tty, "%s needs your approval (%s, rule %s): %s\nApprove? [y/N] ", a->tool,
+            wg_approval_name(a->decision->approval_class), a->decision->rule, a->decision->reason);
     fflush(tty);
     char line[16] = "";
     int ok = fgets(line, sizeof line, tty) && (line[0] == 'y' || line[0] == 'Y');
     fclose(tty);
-    return ok;
+    return ok ? WG_ENGINE_ASK_APPROVE : WG_ENGINE_ASK_DENY;
 }
 
 static int do_call(env *e, const opts *o, int argc, char **argv)
@@ -331,48 +315,46 @@ static int do_call(env *e, const opts *o, int argc, char **argv)
         return wg_cli_usage("connectors", "ARGS_JSON must be a JSON object: %s",
                             args ? "not an object" : jerr.text);
     }
-    wg_autonomy level = WG_AUTONOMY_NORMAL;
-    if (o->level && wg_autonomy_parse(&level, o->level) < 0) {
+    /* --level is the operator's own standing choice: it needs no expiry */
+    wg_autonomy_request autonomy = WG_AUTONOMY_REQUEST_INIT;
+    autonomy.standing = 1;
+    if (o->level && wg_autonomy_parse(&autonomy.level, o->level) < 0) {
         json_decref(args);
         return wg_cli_usage("connectors", "--level must be normal, trusted or yolo");
     }
-    wg_risk_level risk;
-    if (wg_registry_action_risk(&risk, e->reg, tool) < 0) {
-        json_decref(args);
-        return wg_cli_usage("connectors", "'%s' is not a connector tool (connector_<id>_<action>)", tool);
-    }
-    wg_gate *gate = NULL;
-    wg_gate_hooks hooks = { .ctx = e->reg, .connector_risk = wg_registry_connector_risk };
-    wg_gate_decision d;
-    int rc = wg_gate_new(&gate, &hooks);
-    if (rc == 0)
-        rc = wg_gate_check_json(&d, gate, tool, args, level);
-    wg_gate_free(gate);
-    if (rc < 0) {
-        json_decref(args);
-        return wg_cli_error("connectors", rc);
-    }
-    if (d.needs_confirmation && !o->yes) {
-        if (!isatty(STDIN_FILENO) || !ask(tool, &d)) {
-            int interactive = isatty(STDIN_FILENO);
-            fprintf(stderr, "waggle connectors: %s %s (%s, rule %s): %s\n", tool,
-                    interactive ? "was not approved" : "needs confirmation",
-                    wg_approval_name(d.approval_class), d.rule, d.reason);
-            if (!interactive)
-                fprintf(stderr, "no terminal to ask on: run it where you can answer, "
-                                "or pass --yes to approve it yourself\n");
-            json_decref(args);
-            return interactive ? WG_EXIT_FAIL : WG_EXIT_CONFIRM;
-        }
-    }
-    json_t *res = NULL;
-    rc = wg_registry_execute(&res, e->reg, tool, args);
+    wg_engine_call call = WG_ENGINE_CALL_INIT;
+    call.tool = tool;
+    call.args = args;
+    wg_engine_ctx ctx = WG_ENGINE_CTX_INIT;
+    ctx.actor = "cli";
+    ctx.ask = ask;
+    ctx.ask_ud = (void *)o;
+    wg_engine_outcome out;
+    int rc = wg_engine_execute(e->sc.engine, &call, &autonomy, &ctx, &out);
     json_decref(args);
-    if (!res)
+    if (rc == WG_ENOTFOUND)
+        return wg_cli_usage("connectors", "'%s' is not a tool (connector_<id>_<action>, or an "
+                            "agent tool)", tool);
+    if (rc < 0)
         return wg_cli_error("connectors", rc);
-    int ok = json_is_true(json_object_get(res, "success"));
-    wg_cli_print_json(res, 1);
-    json_decref(res);
+    const wg_gate_decision *d = &out.decision;
+    if (out.status == WG_ENGINE_PENDING) {
+        char when[WG_TIME_ISO_MAX];
+        wg_time_format_iso(when, out.expires_ms);
+        fprintf(stderr, "waggle connectors: %s needs confirmation (%s, rule %s): %s\n"
+                "no terminal to ask on: it waits until %s for\n  waggle approve %s\n"
+                "(or pass --yes to approve it yourself)\n", tool,
+                wg_approval_name(d->approval_class), d->rule, d->reason, when, out.approval_id);
+        return WG_EXIT_CONFIRM;
+    }
+    if (out.status != WG_ENGINE_RAN) {
+        fprintf(stderr, "waggle connectors: %s was not approved (%s, rule %s): %s\n", tool,
+                wg_approval_name(d->approval_class), d->rule, d->reason);
+        return WG_EXIT_FAIL;
+    }
+    int ok = json_is_true(json_object_get(out.result, "success"));
+    wg_cli_print_json(out.result, 1);
+    wg_engine_outcome_clear(&out);
     return ok ? WG_EXIT_OK : WG_EXIT_FAIL;
 }
 
@@ -488,15 +470,20 @@ int cmd_connectors(int argc, char **argv, const wg_cli *cli)
     for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
         if (strcmp(subs[k].name, words[0]))
             continue;
-        env e;
-        int rc = env_open(&e, data_dir, o.demo, o.allow_private, o.allow_http,
-                          o.allow_privileged);
-        if (rc < 0) {
-            env_close(&e);
-            return wg_cli_error("connectors", rc);
+        env e = { 0 };
+        storecli_options so = { .demo = o.demo, .lazy = 1, .allow_private_upstreams = o.allow_private,
+                                 .allow_http_upstreams = o.allow_http,
+                                 .allow_privileged_db_roles = o.allow_privileged };
+        int rc = storecli_open(&e.sc, "connectors", data_dir, &so);
+        if (rc != WG_EXIT_OK)
+            return rc;
+        if ((rc = wg_engine_registry(&e.reg, e.sc.engine)) < 0) {
+            rc = wg_cli_error("connectors", rc);
+            storecli_close(&e.sc);
+            return rc;
         }
         rc = subs[k].fn(&e, &o, n - 1, words + 1);
-        env_close(&e);
+        storecli_close(&e.sc);
         return rc;
     }
     return wg_cli_usage("connectors", "unknown command '%s'", words[0]);

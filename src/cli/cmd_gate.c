@@ -1,11 +1,16 @@
 /* cmd_gate.c - `waggle gate`: does this tool call need a human's click?
  * (spec 7, issue #2 §4). One call from argv, or JSON lines with --batch.
  * Exit status: 0 runs without confirmation, 3 needs confirmation,
- * 2 bad usage or invalid JSON. Decisions come from wg_gate_check*.
+ * 2 bad usage or invalid JSON. Decisions come from the engine
+ * (wg_engine_check, wg_engine_check_line): the gate with the registry's
+ * declared connector risk and the trust model's install risk, opened
+ * without the store; an auto-approval of a single call writes its
+ * approval_auto row to the data dir, a --batch evaluation writes none.
  */
 #include "cli.h"
+#include "waggle/datadir.h"
+#include "waggle/engine.h"
 #include "waggle/error.h"
-#include "waggle/gate.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -34,7 +39,8 @@ static void help(void)
         "                {\"tool\",\"level\",\"needsConfirmation\",\"approvalClass\",\n"
         "                 \"critical\",\"autoApproved\",\"rule\",\"reason\"}\n"
         "                a malformed line gets {\"error\":\"...\"}; blank lines are skipped\n"
-        "  --data-dir D  accepted for symmetry; the gate keeps no state\n"
+        "  --data-dir D  where an auto-approval's approval_auto audit row goes (a\n"
+        "                single call at trusted or yolo; --batch writes no rows)\n"
         "\n"
         "ARGS_JSON is the call's arguments as a JSON object (default {}; - reads stdin).\n"
         "\n"
@@ -164,7 +170,7 @@ static int flush(obuf *b)
 /* ---- --batch ------------------------------------------------------------------ */
 
 /* One line: its decision, or {"error":...}. */
-static void batch_line(obuf *out, const wg_gate *gate, wg_autonomy default_level,
+static void batch_line(obuf *out, wg_engine *engine, wg_autonomy default_level,
                        const char *line, size_t len, size_t lineno)
 {
     size_t ls = 0, le = len;
@@ -176,7 +182,7 @@ static void batch_line(obuf *out, const wg_gate *gate, wg_autonomy default_level
         return;
     wg_gate_decision d;
     char tool[256];
-    if (wg_gate_check_line(&d, gate, line + ls, le - ls, default_level, tool, sizeof tool) < 0) {
+    if (wg_engine_check_line(engine, line + ls, le - ls, default_level, tool, sizeof tool, &d) < 0) {
         char msg[300];
         snprintf(msg, sizeof msg, "line %zu: %s", lineno, wg_error_last());
         OB_LIT(out, "{\"error\":");
@@ -198,7 +204,7 @@ static void too_long(obuf *out, size_t lineno)
     OB_LIT(out, "}\n");
 }
 
-static int run_batch(const wg_gate *gate, wg_autonomy default_level, const char *cmd)
+static int run_batch(wg_engine *engine, wg_autonomy default_level, const char *cmd)
 {
     obuf out = { 0 };
     size_t cap = 1 << 16, len = 0, lineno = 0;
@@ -240,7 +246,7 @@ static int run_batch(const wg_gate *gate, wg_autonomy default_level, const char 
             else if (end - start > BATCH_LINE_MAX)
                 too_long(&out, lineno);
             else
-                batch_line(&out, gate, default_level, buf + start, end - start, lineno);
+                batch_line(&out, engine, default_level, buf + start, end - start, lineno);
             start = scanned = nl ? end + 1 : len;
             if (out.n > (1 << 16) && flush(&out) < 0) {
                 rc = wg_cli_fail(cmd, "cannot write stdout");
@@ -269,9 +275,22 @@ done:
 
 /* ---- one call ------------------------------------------------------------------ */
 
+static int open_engine(wg_engine **out, const char *cmd, const char *data_dir)
+{
+    char *dir = NULL;
+    int rc = wg_datadir_resolve(&dir, data_dir);
+    if (rc == 0) {
+        wg_engine_options eo = WG_ENGINE_OPTIONS_INIT;
+        eo.data_dir = dir;
+        eo.actor = "cli";
+        rc = wg_engine_open(out, &eo);   /* lazy: nothing is opened on disk yet */
+    }
+    free(dir);
+    return rc < 0 ? wg_cli_error(cmd, rc) : WG_EXIT_OK;
+}
+
 int cmd_gate(int argc, char **argv, const wg_cli *cli)
 {
-    (void)cli;
     static const struct option opts[] = {
         { "level", required_argument, NULL, 'l' },
         { "json", no_argument, NULL, 'j' },
@@ -281,6 +300,7 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
         { NULL, 0, NULL, 0 },
     };
     const char *cmd = argv[0];
+    const char *data_dir = cli->data_dir;
     wg_autonomy level = WG_AUTONOMY_NORMAL;
     int as_json = 0, batch = 0, c;
     optind = 1;
@@ -293,28 +313,24 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
             break;
         case 'j': as_json = 1; break;
         case 'b': batch = 1; break;
-        case 'd': break;
+        case 'd': data_dir = optarg; break;
         case 'h': help(); return WG_EXIT_OK;
         default:
             return wg_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    wg_gate *gate;
-    if (wg_gate_new(&gate, NULL) < 0)
-        return wg_cli_error(cmd, WG_ENOMEM);
-    int rc;
-    if (batch) {
-        if (optind < argc) {
-            wg_gate_free(gate);
-            return wg_cli_usage(cmd, "--batch reads stdin and takes no TOOL");
-        }
-        rc = run_batch(gate, level, cmd);
-        wg_gate_free(gate);
-        return rc;
-    }
-    if (optind >= argc || optind + 2 < argc) {
-        wg_gate_free(gate);
+    if (batch && optind < argc)
+        return wg_cli_usage(cmd, "--batch reads stdin and takes no TOOL");
+    if (!batch && (optind >= argc || optind + 2 < argc))
         return wg_cli_usage(cmd, optind >= argc ? "missing TOOL" : "too many arguments");
+    wg_engine *engine = NULL;
+    int rc = open_engine(&engine, cmd, data_dir);
+    if (rc != WG_EXIT_OK)
+        return rc;
+    if (batch) {
+        rc = run_batch(engine, level, cmd);
+        wg_engine_free(engine);
+        return rc;
     }
     const char *tool = argv[optind];
     const char *args = optind + 1 < argc ? argv[optind + 1] : "{}";
@@ -322,34 +338,54 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
     size_t alen = strlen(args);
     if (strcmp(args, "-") == 0) {
         if (wg_cli_read_all(&owned, &alen, "-", 64u << 20) < 0) {
-            wg_gate_free(gate);
+            wg_engine_free(engine);
             return wg_cli_error(cmd, WG_EIO);
         }
         args = owned;
     }
-    wg_gate_decision d;
-    if (wg_gate_check(&d, gate, tool, args, alen, level) < 0) {
-        rc = wg_cli_usage(cmd, "ARGS_JSON: %s", wg_error_last());
-        free(owned);
-        wg_gate_free(gate);
-        return rc;
+    json_error_t jerr;
+    json_t *parsed = json_loadb(args, alen, JSON_REJECT_DUPLICATES, &jerr);
+    free(owned);
+    if (!json_is_object(parsed)) {
+        json_decref(parsed);
+        wg_engine_free(engine);
+        return wg_cli_usage(cmd, "ARGS_JSON: %s", parsed ? "must be a JSON object" : jerr.text);
     }
+    /* --level is the operator's standing choice: it needs no expiry */
+    wg_autonomy_request rq = WG_AUTONOMY_REQUEST_INIT;
+    rq.level = level;
+    rq.standing = 1;
+    wg_engine_call call = WG_ENGINE_CALL_INIT;
+    call.tool = tool;
+    call.args = parsed;
+    wg_engine_outcome o;
+    rc = wg_engine_check(engine, &call, &rq, 0, &o);
+    json_decref(parsed);
+    if (rc == WG_EINVAL) {
+        wg_engine_free(engine);
+        return wg_cli_usage(cmd, "ARGS_JSON: %s", wg_error_last());
+    }
+    if (rc < 0) {
+        wg_engine_free(engine);
+        return wg_cli_error(cmd, rc);
+    }
+    const wg_gate_decision *d = &o.decision;
+    int written = 1;
     if (as_json) {
         obuf out = { 0 };
-        ob_decision(&out, tool, &d);
-        if (flush(&out) < 0)
-            rc = WG_EXIT_FAIL;
+        ob_decision(&out, tool, d);
+        written = flush(&out) == 0;
         free(out.p);
     } else {
-        const char *what = d.needs_confirmation ? "needs confirmation"
-                         : d.auto_approved ? "auto-approved" : "runs without confirmation";
-        printf("%s at %s (approval: %s%s)\n", what, wg_autonomy_name(d.level),
-               wg_approval_name(d.approval_class),
-               d.critical ? "; never auto-passes" : d.auto_approved ? "; Normal would ask" : "");
-        printf("rule %s: %s\n", d.rule, d.reason);
+        const char *what = d->needs_confirmation ? "needs confirmation"
+                         : d->auto_approved ? "auto-approved" : "runs without confirmation";
+        printf("%s at %s (approval: %s%s)\n", what, wg_autonomy_name(d->level),
+               wg_approval_name(d->approval_class),
+               d->critical ? "; never auto-passes" : d->auto_approved ? "; Normal would ask" : "");
+        printf("rule %s: %s\n", d->rule, d->reason);
     }
-    rc = d.needs_confirmation ? WG_EXIT_CONFIRM : WG_EXIT_OK;
-    free(owned);
-    wg_gate_free(gate);
-    return rc;
+    wg_engine_free(engine);
+    if (!written)
+        return WG_EXIT_FAIL;
+    return d->needs_confirmation ? WG_EXIT_CONFIRM : WG_EXIT_OK;
 }

@@ -64,17 +64,16 @@ static int do_status(const char *cmd, wg_pool *p)
     return rc;
 }
 
-static int do_next(const char *cmd, storecli *s, wg_pool *p, int reveal)
+static int do_next(const char *cmd, storecli *s, const char *provider, const popts *o)
 {
     const char *key = NULL, *name = NULL;
-    int rc = wg_pool_get_key(p, &key, &name);
+    /* revealing writes pool_key_revealed first and refuses when it cannot */
+    int rc = wg_engine_pool_next(&key, &name, s->engine, provider, o->max_keys, o->reveal, "cli");
+    if (rc == WG_EDENIED)
+        return wg_cli_fail(cmd, "not showing the key: %s", wg_error_last());
     if (rc < 0)
         return wg_cli_fail(cmd, "%s", wg_error_last());
-    if (reveal && (rc = storecli_log_first(s, cmd, "pool_key_revealed",
-                                           json_pack("{s:s,s:s}", "provider", wg_pool_provider(p),
-                                                     "name", name), "the key")) != WG_EXIT_OK)
-        return rc;   /* the key is shown only once its reveal is on record */
-    printf("%s\n", reveal ? key : name);
+    printf("%s\n", o->reveal ? key : name);
     return WG_EXIT_OK;
 }
 
@@ -163,11 +162,11 @@ int cmd_pool(int argc, char **argv, const wg_cli *cli)
     if (o.message && strlen(o.message) > 500)
         return wg_cli_usage(cmd, "--message is limited to 500 bytes");
     storecli s;
-    int rc = storecli_open(&s, cmd, o.data_dir, 1);
+    int rc = storecli_open(&s, cmd, o.data_dir, NULL);
     if (rc != WG_EXIT_OK)
         return rc;
-    wg_pool *p = NULL;
-    if ((rc = wg_pool_load(&p, s.vault, pos[1], o.max_keys, s.st, NULL)) < 0) {
+    wg_pool *p = NULL;   /* the engine's */
+    if ((rc = wg_engine_pool(&p, s.engine, pos[1], o.max_keys)) < 0) {
         rc = wg_cli_error(cmd, rc);
     } else if (known == 0) {
         rc = do_status(cmd, p);
@@ -175,9 +174,8 @@ int cmd_pool(int argc, char **argv, const wg_cli *cli)
         rc = wg_cli_fail(cmd, "no keys for %s: store them with `waggle vault set %s` (and %s-2, ...)",
                          pos[1], pos[1], pos[1]);
     } else {
-        rc = known == 1 ? do_next(cmd, &s, p, o.reveal) : do_report(cmd, p, pos[2], pos[3], &o);
+        rc = known == 1 ? do_next(cmd, &s, pos[1], &o) : do_report(cmd, p, pos[2], pos[3], &o);
     }
-    wg_pool_free(p);
     storecli_close(&s);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include "waggle/datadir.h"
 #include "waggle/error.h"
 #include "waggle/server.h"
+#include "waggle/types.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,7 @@ static void usage(FILE *to)
         "                    [--max-connections N] [--max-connections-per-ip N]\n"
         "                    [--request-deadline SECONDS] [--idle-timeout SECONDS]\n"
         "                    [--trusted-proxy ADDR]...\n"
+        "                    [--max-autonomy LEVEL] [--never-autopass TOOL]...\n"
         "\n"
         "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -49,6 +51,13 @@ static void usage(FILE *to)
         "                       POST /api/approval/ID; after that it counts as denied,\n"
         "                       never runs, and the late answer gets 410 (default 300,\n"
         "                       1-86400)\n"
+        "  --max-autonomy L     the highest autonomy level an app may request: normal,\n"
+        "                       trusted or yolo (default). With trusted, a request for\n"
+        "                       yolo is decided at trusted (rule autonomy.max_level).\n"
+        "  --never-autopass T   tool T always waits for a person's approval, at every\n"
+        "                       level (rule operator.never_autopass); repeatable, a\n"
+        "                       trailing * matches a prefix, e.g.\n"
+        "                       --never-autopass connector_postgres_execute\n"
         "  --allow-private-upstreams\n"
         "                       let connectors reach loopback, private, link-local and\n"
         "                       other non-public addresses (refused by default, checked\n"
@@ -122,9 +131,10 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *listen = NULL;
     const char *hosts[MAX_LIST + 1] = { 0 };
     const char *origins[MAX_LIST + 1] = { 0 };
+    const char *never[MAX_LIST + 1] = { 0 };
     const char *roots[MAX_LIST + 1] = { 0 };
     const char *proxies[MAX_LIST + 1] = { 0 };
-    int n_hosts = 0, n_origins = 0, n_roots = 0, n_proxies = 0;
+    int n_hosts = 0, n_origins = 0, n_never = 0, n_roots = 0, n_proxies = 0;
     wg_server_options opt = { 0 };
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
@@ -135,6 +145,8 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
         { "threads", required_argument, NULL, 't' },
         { "autonomy-cap", required_argument, NULL, 'A' },
         { "approval-ttl", required_argument, NULL, 'T' },
+        { "max-autonomy", required_argument, NULL, 'm' },
+        { "never-autopass", required_argument, NULL, 'n' },
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "obsidian-root", required_argument, NULL, 'V' },
@@ -187,6 +199,18 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
             opt.approval_ttl_s = (unsigned)t;
             break;
         }
+        case 'm': {
+            wg_autonomy level;
+            if (wg_autonomy_parse(&level, optarg) < 0)
+                return wg_cli_usage(argv[0], "--max-autonomy must be normal, trusted or yolo");
+            opt.max_autonomy = optarg;
+            break;
+        }
+        case 'n':
+            if (n_never == MAX_LIST)
+                return wg_cli_usage(argv[0], "at most %d --never-autopass tools", MAX_LIST);
+            never[n_never++] = optarg;
+            break;
         case 'C':
             if (number_arg(&opt.max_connections, optarg, 1, 1000000) < 0)
                 return wg_cli_usage(argv[0], "--max-connections must be 1-1000000");
@@ -243,6 +267,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     opt.api_token = getenv("WAGGLE_API_TOKEN");
     opt.allowed_hosts = hosts;
     opt.cors_origins = origins;
+    opt.never_autopass = never;
     opt.obsidian_roots = roots;
     opt.trusted_proxies = proxies;
     opt.log = log_stderr;

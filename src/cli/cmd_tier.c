@@ -112,16 +112,16 @@ int cmd_tier(int argc, char **argv, const wg_cli *cli)
     if (known == 3)
         return do_admin_token(cmd, data_dir);
     storecli s;
-    int rc = storecli_open(&s, cmd, data_dir, 0);
+    int rc = storecli_open(&s, cmd, data_dir, NULL);
     if (rc != WG_EXIT_OK)
         return rc;
     switch (known) {
     case 0:
-        rc = wg_tier_set(s.dir, t, s.audit, "cli");
+        rc = wg_engine_tier_set(s.engine, t, "cli");
         rc = rc < 0 ? wg_cli_error(cmd, rc) : print_status(s.dir);
         break;
     case 1:
-        rc = wg_tier_start_trial(s.dir, 0, s.audit, "cli");
+        rc = wg_engine_trial_start(s.engine, "cli");
         rc = rc < 0 ? wg_cli_fail(cmd, "%s", wg_error_last()) : print_status(s.dir);
         break;
     case 2: {

@@ -90,14 +90,12 @@ static int do_set(const char *cmd, storecli *s, const char *name, const opts *o)
         json_object_set_new(meta, "expiresAt", json_string(o->expires));
     if (o->scopes)
         json_object_set_new(meta, "scopes", split_scopes(o->scopes));
-    rc = wg_vault_set(s->vault, name, val, len, meta);
+    rc = wg_engine_vault_set(s->engine, name, val, len, meta, "cli");
     sodium_memzero(val, len);
     free(val);
     json_decref(meta);
     if (rc < 0)
         return wg_cli_error(cmd, rc);
-    storecli_log(s, cmd, "vault_set", json_pack("{s:s,s:s}", "name", name, "type",
-                                                  o->type ? o->type : "api_key"));
     json_t *out = json_pack("{s:b,s:s}", "success", 1, "name", name);
     rc = wg_cli_print_json(out, 0);
     json_decref(out);
@@ -107,15 +105,13 @@ static int do_set(const char *cmd, storecli *s, const char *name, const opts *o)
 static int do_get(const char *cmd, storecli *s, const char *name)
 {
     wg_vault_entry *e = NULL;
-    int rc = wg_vault_get(&e, s->vault, name);
+    /* The engine writes the vault_read row first and hands nothing out
+     * when it cannot (fail closed, as the server does). */
+    int rc = wg_engine_vault_get(&e, s->engine, name, "cli");
+    if (rc == WG_EDENIED)
+        return wg_cli_fail(cmd, "not showing the value: %s", wg_error_last());
     if (rc < 0)
         return rc == WG_EINVAL ? wg_cli_error(cmd, rc) : wg_cli_fail(cmd, "%s", wg_error_last());
-    /* Fail closed, as the service does: no audit row, no secret. */
-    if ((rc = storecli_log_first(s, cmd, "vault_read", json_pack("{s:s}", "name", name),
-                                 "the value")) != WG_EXIT_OK) {
-        wg_vault_entry_free(e);
-        return rc;
-    }
     fwrite(e->value, 1, e->value_len, stdout);
     if (isatty(STDOUT_FILENO))
         fputc('\n', stdout);
@@ -143,36 +139,12 @@ static int do_list(const char *cmd, storecli *s, const char *prefix)
 
 static int do_delete(const char *cmd, storecli *s, const char *name, int with_subkeys)
 {
-    json_t *deleted = json_array();
-    int rc;
-    if (with_subkeys) {
-        if (strncmp(name, "connector:", 10) || strchr(name + 10, ':')) {
-            json_decref(deleted);
-            return wg_cli_usage(cmd, "--with-subkeys needs a name connector:<id>");
-        }
-        char **names = NULL;
-        size_t n = 0;
-        if ((rc = wg_vault_delete_connector(s->vault, name + 10, &names, &n)) < 0) {
-            json_decref(deleted);
-            return wg_cli_error(cmd, rc);
-        }
-        for (size_t i = 0; i < n; i++) {
-            json_array_append_new(deleted, json_string(names[i]));
-            free(names[i]);
-        }
-        free(names);
-        if (!n) {
-            json_decref(deleted);
-            return wg_cli_fail(cmd, "no vault entry named %s", name);
-        }
-    } else {
-        if ((rc = wg_vault_delete(s->vault, name)) < 0) {
-            json_decref(deleted);
-            return rc == WG_EINVAL ? wg_cli_error(cmd, rc) : wg_cli_fail(cmd, "%s", wg_error_last());
-        }
-        json_array_append_new(deleted, json_string(name));
-    }
-    storecli_log(s, cmd, "vault_deleted", json_pack("{s:O}", "names", deleted));
+    json_t *deleted = NULL;
+    int rc = wg_engine_vault_delete(&deleted, s->engine, name, with_subkeys, "cli");
+    if (rc == WG_EINVAL)
+        return wg_cli_usage(cmd, "%s", wg_error_last());
+    if (rc < 0)
+        return wg_cli_fail(cmd, "%s", wg_error_last());
     json_t *out = json_pack("{s:b,s:o}", "success", 1, "deleted", deleted);
     rc = wg_cli_print_json(out, 0);
     json_decref(out);
@@ -238,7 +210,7 @@ int cmd_vault(int argc, char **argv, const wg_cli *cli)
     if (o.expires && wg_time_parse_iso(&ms, o.expires) < 0)
         return wg_cli_usage(cmd, "--expires '%s' is not an ISO-8601 date (e.g. 2026-12-31T00:00:00Z)", o.expires);
     storecli s;
-    int rc = storecli_open(&s, cmd, o.data_dir, 1);
+    int rc = storecli_open(&s, cmd, o.data_dir, NULL);
     if (rc != WG_EXIT_OK)
         return rc;
     switch (known) {

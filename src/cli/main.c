@@ -25,6 +25,8 @@ static const command commands[] = {
     { "tier",       cmd_tier,       "show or change the subscription tier" },
     { "pool",       cmd_pool,       "rotate API keys with cooldowns" },
     { "connectors", cmd_connectors, "list, connect and call connectors" },
+    { "approvals",  cmd_approvals,  "list the tool calls waiting for a person's approval" },
+    { "approve",    cmd_approve,    "approve (or --deny) a waiting tool call by its id" },
     { "serve",      cmd_serve,      "run the HTTP service (also: waggled)" },
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };

@@ -1,4 +1,4 @@
-/* storecli.c - shared plumbing of the store-backed subcommands. */
+/* storecli.c - the engine behind the store-backed subcommands (storecli.h). */
 #include "storecli.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
@@ -7,16 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-int storecli_open(storecli *s, const char *cmd, const char *data_dir, int want_vault)
+static void log_stderr(void *ud, const char *line)
+{
+    (void)ud;
+    fprintf(stderr, "waggle: %s\n", line);
+}
+
+int storecli_open(storecli *s, const char *cmd, const char *data_dir, const storecli_options *o)
 {
     memset(s, 0, sizeof *s);
     int rc = wg_datadir_open(&s->dir, data_dir);
-    if (rc == 0)
-        rc = wg_store_open(&s->st, s->dir);
-    if (rc == 0 && want_vault)
-        rc = wg_vault_open(&s->vault, s->st);
-    if (rc == 0)
-        rc = wg_audit_open(&s->audit, s->st, s->vault);
+    if (rc == 0) {
+        wg_engine_options eo = WG_ENGINE_OPTIONS_INIT;
+        eo.data_dir = s->dir;
+        eo.actor = "cli";
+        eo.demo = o && o->demo;
+        eo.allow_private_upstreams = o && o->allow_private_upstreams;
+        eo.allow_http_upstreams = o && o->allow_http_upstreams;
+        eo.allow_privileged_db_roles = o && o->allow_privileged_db_roles;
+        eo.log = log_stderr;
+        rc = wg_engine_open(&s->engine, &eo);
+    }
+    if (rc == 0 && !(o && o->lazy) && (rc = wg_engine_store(&s->st, s->engine)) == 0 &&
+        (rc = wg_engine_vault(&s->vault, s->engine)) == 0)
+        rc = wg_engine_audit(&s->audit, s->engine);
     if (rc < 0) {
         int code = wg_cli_error(cmd, rc);
         storecli_close(s);
@@ -32,34 +46,9 @@ int storecli_open(storecli *s, const char *cmd, const char *data_dir, int want_v
 
 void storecli_close(storecli *s)
 {
-    wg_audit_free(s->audit);
-    wg_vault_free(s->vault);
-    wg_store_free(s->st);
+    wg_engine_free(s->engine);
     free(s->dir);
     memset(s, 0, sizeof *s);
-}
-
-static int log_row(storecli *s, const char *event, json_t *input)
-{
-    wg_audit_record r = { .event = event, .actor = "cli", .input = input, .decision = "ok" };
-    int rc = input ? wg_audit_append(s->audit, &r, NULL) : wg_error_set(WG_ENOMEM, "out of memory");
-    json_decref(input);
-    return rc;
-}
-
-void storecli_log(storecli *s, const char *cmd, const char *event, json_t *input)
-{
-    if (log_row(s, event, input) < 0)
-        fprintf(stderr, "waggle %s: warning: audit log: %s\n", cmd, wg_error_last());
-}
-
-int storecli_log_first(storecli *s, const char *cmd, const char *event, json_t *input,
-                       const char *what)
-{
-    if (log_row(s, event, input) == 0)
-        return WG_EXIT_OK;
-    return wg_cli_fail(cmd, "not showing %s: its %s audit row could not be written (%s)", what,
-                       event, wg_error_last());
 }
 
 long long storecli_number(const char *s)

@@ -60,8 +60,16 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
     const wg_connector_spec *spec = wg_registry_get(reg, id);
     if (!spec)
         return wg_error_set(WG_ENOTFOUND, "no connector %s", id ? id : "(null)");
+    wg_connector_limit_decide(out, spec, holds_slot(reg, spec), slots_used(reg), effective);
+    return 0;
+}
+
+void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connector_spec *spec,
+                               int holds, int used, wg_tier effective)
+{
+    const char *id = spec->id;
     memset(out, 0, sizeof *out);
-    out->used = slots_used(reg);
+    out->used = used;
     out->limit = wg_tier_capabilities_of(effective)->connector_limit;
     const char *tier = wg_tier_name(effective);
 
@@ -72,7 +80,7 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
     if (spec->always_connected) {
         out->rule = "connector.limit.demo";
         snprintf(r, n, "%s is a demo connector; demo connectors do not count", id);
-    } else if (holds_slot(reg, spec)) {
+    } else if (holds) {
         out->rule = "connector.limit.reconnect";
         snprintf(r, n, "%s is already connected; reconnecting replaces its credential and takes "
                  "no new slot", id);
@@ -98,5 +106,4 @@ int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry 
         wg_tier_require(&out->denial, effective, required);
         wg_error_set(WG_ETIER, "%s", out->reason);
     }
-    return 0;
 }

@@ -21,6 +21,7 @@
 #include <microhttpd.h>
 
 #include "server/server_int.h"
+#include "server/sse.h"
 #include "server/tiering.h"
 #include "server/watch.h"
 #include "waggle/error.h"
@@ -156,10 +157,40 @@ static void *conn_watch(struct MHD_Connection *c)
     return i ? i->socket_context : NULL;
 }
 
+/* A server-sent event stream: a content reader that suspends the
+ * connection instead of blocking (sse.c). The stream is owned by the
+ * response from here on. */
+static enum MHD_Result send_stream(struct MHD_Connection *c, wg_server *srv, req_state *st,
+                                   wg_res *res)
+{
+    wg_sse *stream = res->stream;
+    res->stream = NULL;
+    wg_sse__attach(stream, c);
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096,
+                                                               wg_sse__read, stream,
+                                                               wg_sse__release);
+    if (!r) {
+        wg_sse__release(stream);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "text/event-stream; charset=utf-8");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    add_cors(r, srv, c);
+    st->status = 200;
+    st->queued = 1;
+    enum MHD_Result ok = MHD_queue_response(c, 200, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
 static enum MHD_Result send_res(struct MHD_Connection *c, wg_server *srv, req_state *st,
                                 wg_res *res)
 {
     wg_watch__answering(srv->watch, conn_watch(c));
+    if (res->stream)
+        return send_stream(c, srv, st, res);
     char *buf = NULL;
     size_t len = 0;
     const char *ctype = "application/json; charset=utf-8";
@@ -690,7 +721,7 @@ int wg_http__start(wg_server *srv, const char *host, unsigned port, const wg_htt
     struct sockaddr_in6 v6;
     struct sockaddr *sa;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
-                     MHD_USE_ERROR_LOG;
+                     MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {
@@ -742,6 +773,9 @@ void wg_http__stop(wg_server *srv)
     struct MHD_Daemon *d = srv->mhd;
     if (!d)
         return;
+    /* Event streams end first and their connections are resumed: stopping
+     * libmicrohttpd with a suspended connection is undefined. */
+    wg_sse__hub_close(srv->sse);
     /* Stop accepting, then give requests in flight up to 10 s to finish
      * before connections are closed. The watchdog goes last: it may act on
      * any connection until libmicrohttpd has closed them all. */

@@ -2,6 +2,7 @@
  * errors that name the field (wg_body_*), and mapping WG_E* codes to HTTP
  * statuses. See route.h for the contract. */
 #include "server/server_int.h"
+#include "server/sse.h"
 #include "waggle/error.h"
 
 #include <stdarg.h>
@@ -15,6 +16,8 @@ void wg_res_clear(wg_res *res)
     free(res->text);
     for (int i = 0; i < res->n_headers; i++)
         free(res->header_value[i]);
+    if (res->stream)
+        wg_sse__release(res->stream);   /* never handed to libmicrohttpd */
     memset(res, 0, sizeof *res);
 }
 

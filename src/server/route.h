@@ -118,6 +118,7 @@ typedef struct wg_res {
     int n_headers;
     const char *header_name[4];         /* static strings */
     char *header_value[4];              /* owned */
+    struct wg_sse *stream;              /* owned: a server-sent event stream (sse.h) */
     int formatted;                      /* internal: the message came from wg_res_error,
                                            so the framework checks it for echoes */
 } wg_res;
@@ -142,19 +143,22 @@ typedef struct wg_route_area {
 
 /* ---- service-wide context ------------------------------------------------ */
 
-/* Borrowed by handlers; lives as long as the server. The server builds
- * these handles before any area's init runs and frees them after every
- * area's fini; areas use them, never free them. */
+/* Borrowed by handlers; lives as long as the server. The handles belong
+ * to the server's engine (waggle/engine.h), which opens them all before any
+ * area's init runs and frees them after every area's fini; areas use them,
+ * never free them. Decisions (the gate, autonomy, approvals, audit rows)
+ * are the engine's: a handler calls wg_engine_* and formats the answer. */
 struct wg_server_ctx {
     const char *data_dir;               /* absolute or as given; never NULL */
     int demo;                           /* --demo: demo connectors are registered */
+    /* The engine: tool execution, approvals, the gate, audited operations. */
+    struct wg_engine *engine;
     /* The connector registry (waggle/connector.h), built-ins registered
-     * (demo ones with --demo), credentials loaded from the vault at start.
-     * routes_connectors.c and GET /api/tools use it. Never NULL. */
+     * (demo ones with --demo). Never NULL. */
     struct wg_registry *registry;
-    /* The store (waggle/store.h: SQLite in DATA_DIR/waggle.db), the
-     * encrypted vault over it (waggle/vault.h) and the audit log
-     * (waggle/audit.h). Never NULL. */
+    /* The store (waggle/store.h), the encrypted vault over it
+     * (waggle/vault.h) and the audit log (waggle/audit.h), for reading.
+     * Never NULL. */
     struct wg_store *store;
     struct wg_vault *vault_db;
     struct wg_audit *audit;
@@ -168,11 +172,8 @@ struct wg_server_ctx {
     /* The MCP server catalog (waggle/catalog.h), with DATA_DIR/catalog.json
      * overlaid when valid. Never NULL. */
     const struct wg_catalog *catalog;
-    /* The confirmation gate (waggle/gate.h) with the registry's declared
-     * connector risk and the trust model's install risk as hooks. */
-    const struct wg_gate *gate;
-    long long autonomy_cap_ms;          /* max autonomy expiresAt ahead of now (spec 7.5) */
-    long long approval_ttl_ms;          /* a pending approval's life; then it is denied */
+    long long autonomy_cap_ms;          /* the engine's cap, for answers that show it */
+    struct wg_sse_hub *sse;             /* the server's event streams (sse.h) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;
     void *priv;                         /* the server's own state (http.c) */
@@ -183,12 +184,6 @@ struct wg_server_ctx {
  * are kept. Returns 0, WG_EIO, WG_ENOMEM. */
 int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
                           const void *arg);
-
-/* Appends one row to the audit log (event e.g. "approval_auto"; input is
- * masked before it is stored; any argument but event may be NULL).
- * Returns 0 or WG_E*; callers that must not fail the request may ignore it. */
-int wg_server_audit(const wg_server_ctx *ctx, const char *event, const char *tool,
-                    const json_t *input, const char *decision, const char *rule);
 
 /* The state pointer the named area's init stored, or NULL. */
 void *wg_server_area_state(const wg_server_ctx *ctx, const char *area);

@@ -9,6 +9,7 @@
  * Inputs were masked when they were written; nothing is unmasked here. */
 #include "server/route.h"
 #include "waggle/audit.h"
+#include "waggle/engine.h"
 #include "waggle/error.h"
 
 #include <stdio.h>
@@ -23,12 +24,15 @@ static int bad(wg_res *res, const char *field, const char *msg)
                                            field, "message", msg));
 }
 
-static int list_events(json_t **out, const wg_req *req, size_t limit, const char *event)
+/* export: the engine lists and records the export (audit_export row). */
+static int list_events(json_t **out, const wg_req *req, size_t limit, const char *event,
+                       int export)
 {
     wg_audit_event *ev = NULL;
     size_t n = 0;
     wg_audit_query q = { limit, event && *event ? event : NULL };
-    int rc = wg_audit_list(&ev, &n, req->ctx->audit, &q);
+    int rc = export ? wg_engine_audit_export(&ev, &n, req->ctx->engine, &q, "api")
+                    : wg_audit_list(&ev, &n, req->ctx->audit, &q);
     if (rc < 0)
         return rc;
     json_t *arr = json_array();
@@ -53,7 +57,7 @@ static int get_audit(wg_res *res, const wg_req *req)
     if (event && strlen(event) > 200)
         return bad(res, "event", "event is longer than 200 characters");
     json_t *events = NULL;
-    int rc = list_events(&events, req, (size_t)limit, event);
+    int rc = list_events(&events, req, (size_t)limit, event, 0);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, json_pack("{s:o,s:I}", "events", events, "count",
@@ -128,10 +132,9 @@ static int export_audit(wg_res *res, const wg_req *req)
     if (limit < 1 || limit > EXPORT_MAX)
         return bad(res, "limit", "limit must be an integer from 1 to 10000");
     json_t *events = NULL;
-    int rc = list_events(&events, req, (size_t)limit, event);
+    int rc = list_events(&events, req, (size_t)limit, event, 1);
     if (rc < 0)
         return rc;
-    wg_server_audit(req->ctx, "audit_export", NULL, NULL, "ok", NULL);
     if (!csv)
         return wg_res_json(res, 200, json_pack("{s:s,s:I,s:o}", "format", "json", "count",
                            (json_int_t)json_array_size(events), "events", events));

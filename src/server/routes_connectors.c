@@ -15,22 +15,17 @@
  * the admin token), checked by the upstream policy (403 FORBIDDEN when
  * refused; docs/security.md 2.2). Connecting one connector more than
  * the effective tier's connectorLimit (FREE 5) answers requireTier's exact
- * 403 body; reconnecting and demo connectors always pass
- * (wg_registry_check_limit; reference 13 item 19). The check and the
- * connect run under one lock per server, so concurrent requests cannot both
- * take the last slot (another process on the same data dir still can). */
+ * 403 body; reconnecting and demo connectors always pass (reference 13
+ * item 19). Connect and disconnect go through the engine
+ * (wg_engine_connect): the limit is taken atomically in the store, so no
+ * two requests, processes or replicas take the last slot, and each writes
+ * its audit row (connector_connected, connector_refused,
+ * connector_disconnected; never the credential). */
 #include "server/route.h"
-#include "server/tiering.h"
-#include "waggle/connector.h"
+#include "waggle/engine.h"
 #include "waggle/error.h"
 
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-
-typedef struct state {
-    pthread_mutex_t connect_mu;   /* the limit check and the connect, together */
-} state;
 
 static int original_error(wg_res *res, int status, const char *msg)
 {
@@ -84,26 +79,15 @@ static int connect(wg_res *res, const wg_req *req)
     cr.principal = wg_req_is_admin(req) ? WG_PRINCIPAL_OPERATOR : WG_PRINCIPAL_APP;
     if (!req->ctx->vault)
         return original_error(res, 503, "Vault not available");
-    wg_tier_info tier;
-    wg_tiering__read(&tier, req->ctx);
+    cr.scopes = scopes;
     wg_connector_limit_decision lim;
-    state *st = req->area_state;
-    pthread_mutex_lock(&st->connect_mu);
-    int rc = wg_registry_check_limit(&lim, req->ctx->registry, id, (wg_tier)tier.effective_tier);
-    if (rc == 0 && lim.allowed) {
-        cr.scopes = scopes;
-        rc = wg_registry_connect(req->ctx->registry, id, &cr);
-    }
-    pthread_mutex_unlock(&st->connect_mu);
-    if (rc == 0 && !lim.allowed) {
-        wg_server_logf(req->ctx, "connector %s refused (%s): %s", id, lim.rule, lim.reason);
+    int rc = wg_engine_connect(&lim, req->ctx->engine, id, &cr, "api");
+    if (rc == WG_ETIER)
         return wg_res_json(res, lim.denial.status, wg_tier_denial_json(&lim.denial));
-    }
     if (rc == WG_EUNSUPPORTED)
         return original_error(res, 503, "Vault not available");
     if (rc < 0)
         return rc;
-    wg_server_logf(req->ctx, "connector %s connected", id);
     return wg_res_json(res, 200, json_pack("{s:b,s:s}", "connected", 1, "connectorId", id));
 }
 
@@ -113,41 +97,14 @@ static int disconnect(wg_res *res, const wg_req *req)
     if (!req->ctx->vault)
         return original_error(res, 503, "Vault not available");
     json_t *out = NULL;
-    int rc = wg_registry_disconnect(&out, req->ctx->registry, id);
+    int rc = wg_engine_disconnect(&out, req->ctx->engine, id, "api");
+    if (rc == WG_ENOTFOUND)   /* unknown, and no stale connector:<id>:* keys to clean */
+        return original_error(res, 404, "Connector not found");
     if (rc == WG_EUNSUPPORTED)
         return original_error(res, 503, "Vault not available");
     if (rc < 0)
         return rc;
-    /* An unknown id answers 404 like connect, unless it had credentials
-     * (a connector removed since, or stale keys): those are still cleaned. */
-    if (!wg_registry_get(req->ctx->registry, id) &&
-        !json_is_true(json_object_get(out, "disconnected")) &&
-        json_integer_value(json_object_get(out, "cleanedKeys")) == 0) {
-        json_decref(out);
-        return original_error(res, 404, "Connector not found");
-    }
-    wg_server_logf(req->ctx, "connector %s disconnected", id);
     return wg_res_json(res, 200, out);
-}
-
-static int init(void **out, wg_server_ctx *ctx)
-{
-    (void)ctx;
-    state *st = calloc(1, sizeof *st);
-    if (!st)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    pthread_mutex_init(&st->connect_mu, NULL);
-    *out = st;
-    return 0;
-}
-
-static void fini(void *p)
-{
-    state *st = p;
-    if (!st)
-        return;
-    pthread_mutex_destroy(&st->connect_mu);
-    free(st);
 }
 
 static const wg_http_route routes[] = {
@@ -158,5 +115,5 @@ static const wg_http_route routes[] = {
 };
 
 const wg_route_area wg_routes_connectors = {
-    "connectors", routes, sizeof routes / sizeof routes[0], init, fini,
+    "connectors", routes, sizeof routes / sizeof routes[0], NULL, NULL,
 };

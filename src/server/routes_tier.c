@@ -7,6 +7,7 @@
  * Reading, writing and the trial rules are the store's tier module
  * (waggle/tier.h); every change is audited as tier_changed. */
 #include "server/route.h"
+#include "waggle/engine.h"
 #include "server/tiering.h"
 #include "waggle/error.h"
 #include "waggle/tier.h"
@@ -45,7 +46,7 @@ static int patch_tier(wg_res *res, const wg_req *req)
     if (wg_tier_parse(&tier, raw) < 0)
         return wg_res_json(res, 400, json_pack("{s:s,s:s,s:s}", "error", "INVALID_TIER", "field",
             "tier", "message", "Invalid tier. Must be one of: TRIAL, FREE, PRO, TEAMS, ENTERPRISE"));
-    int rc = wg_tier_set(req->ctx->data_dir, tier, req->ctx->audit, "api-admin");
+    int rc = wg_engine_tier_set(req->ctx->engine, tier, "api-admin");
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, tier_body(req->ctx));
@@ -53,7 +54,7 @@ static int patch_tier(wg_res *res, const wg_req *req)
 
 static int start_trial(wg_res *res, const wg_req *req)
 {
-    int rc = wg_tier_start_trial(req->ctx->data_dir, 0, req->ctx->audit, "api");
+    int rc = wg_engine_trial_start(req->ctx->engine, "api");
     if (rc == WG_EEXISTS) {
         json_t *body = tier_body(req->ctx);
         json_object_set_new(body, "error", json_string("TRIAL_ALREADY_STARTED"));

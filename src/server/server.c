@@ -1,19 +1,12 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "server/sse.h"
 #include "store/files.h"
-#include "waggle/catalog.h"
-#include "waggle/acquire.h"
-#include "waggle/audit.h"
-#include "waggle/connector.h"
 #include "waggle/datadir.h"
-#include "waggle/gate.h"
-#include "waggle/store.h"
-#include "waggle/vault.h"
+#include "waggle/engine.h"
 #include "waggle/error.h"
 #include "waggle/token.h"
-#include "waggle/skills.h"
-#include "waggle/trust.h"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -24,8 +17,6 @@
 #include <unistd.h>
 
 enum { DEFAULT_PORT = 3333, DEFAULT_TIMEOUT_S = 30 };
-static const long long DEFAULT_AUTONOMY_CAP_MS = 8LL * 3600 * 1000;
-static const unsigned DEFAULT_APPROVAL_TTL_S = 300;   /* spec 7: pending approvals wait 5 min */
 
 /* Splits "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT". *host is new. */
 static int parse_listen(char **host, unsigned *port, const char *listen)
@@ -100,16 +91,8 @@ static void release(wg_server *srv)
         if (wg_server__areas[a]->fini)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
-    /* Users of the store go first: gate and registry, then audit, vault
-     * and the store itself (closed cleanly on shutdown). */
-    wg_gate_free(srv->gate);
-    wg_registry_free(srv->ctx.registry);
-    wg_audit_free(srv->audit);
-    wg_vault_free(srv->vault_db);
-    wg_store_free(srv->store);
-    wg_trust_free(srv->trust);
-    wg_skillset_free(srv->starter);
-    wg_catalog_free(srv->catalog);
+    wg_sse__hub_free(srv->sse);
+    wg_engine_free(srv->engine);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
     free_list(srv->cors_origins);
@@ -149,66 +132,53 @@ static int init_tokens(wg_server *srv, const char *given)
     return 0;
 }
 
-/* Gate hooks: risk from the registry's table and the trust model, never
- * from call arguments (ARCHITECTURE decisions). */
-static wg_risk_level hook_connector_risk(void *ctx, const char *tool)
+static void log_engine(void *ud, const char *line)
 {
-    wg_server *srv = ctx;
-    wg_risk_level r = WG_RISK_UNKNOWN;
-    if (wg_registry_action_risk(&r, srv->ctx.registry, tool) < 0)
-        return WG_RISK_UNKNOWN;
-    return r;
+    wg_server *srv = ud;
+    wg_server_logf(&srv->ctx, "%s", line);
 }
 
-static wg_risk_level hook_install_risk(void *ctx, const char *name, const char *source)
+/* The engine (waggle/engine.h) owns every handle; the server opens them
+ * all at start (a service uses every part, and a broken store should stop
+ * it at once) and lends them to the areas through wg_server_ctx. */
+static int init_handles(wg_server *srv, const wg_server_options *opt)
 {
-    wg_server *srv = ctx;
-    return wg_acquire_install_risk(srv->trust, srv->starter, name, source);
-}
-
-/* The handles every area shares (route.h, wg_server_ctx). */
-static int init_handles(wg_server *srv)
-{
-    int rc = wg_trust_new(&srv->trust);
-    if (rc < 0 || (rc = wg_skillset_load_starter(&srv->starter)) < 0)
+    wg_engine_options eo = WG_ENGINE_OPTIONS_INIT;
+    eo.data_dir = srv->data_dir;
+    eo.actor = "api";
+    eo.demo = opt->demo;
+    eo.autonomy_cap_ms = opt->autonomy_cap_ms;
+    eo.approval_ttl_ms = (int64_t)opt->approval_ttl_s * 1000;
+    eo.never_autopass = opt->never_autopass;
+    eo.allow_private_upstreams = srv->allow_private_upstreams;
+    eo.allow_http_upstreams = srv->allow_http_upstreams;
+    eo.allow_privileged_db_roles = srv->allow_privileged_db_roles;
+    eo.obsidian_roots = (const char *const *)srv->obsidian_roots;
+    eo.log = log_engine;
+    eo.log_ud = srv;
+    int rc = 0;
+    if (opt->max_autonomy && wg_autonomy_parse(&eo.max_autonomy, opt->max_autonomy) < 0)
+        return wg_error_set(WG_EINVAL, "max_autonomy must be normal, trusted or yolo");
+    wg_engine *e = NULL;
+    if ((rc = wg_engine_open(&e, &eo)) < 0)
         return rc;
-    srv->ctx.trust = srv->trust;
-    srv->ctx.starter = srv->starter;
-    /* A broken local catalog.json must not keep the service down: serve the
-     * embedded catalog and say why in the log. */
-    if (wg_catalog_open(&srv->catalog, srv->data_dir) < 0) {
-        wg_server_logf(&srv->ctx, "warning: %s; serving the embedded catalog only", wg_error_last());
-        if ((rc = wg_catalog_open_embedded(&srv->catalog)) < 0)
-            return rc;
-    }
-    srv->ctx.catalog = srv->catalog;
-    if ((rc = wg_store_open(&srv->store, srv->data_dir)) < 0 ||
-        (rc = wg_vault_open(&srv->vault_db, srv->store)) < 0 ||
-        (rc = wg_audit_open(&srv->audit, srv->store, srv->vault_db)) < 0)
+    srv->engine = e;
+    srv->ctx.engine = e;
+    wg_registry *reg = NULL;
+    if ((rc = wg_engine_trust(&srv->ctx.trust, e)) < 0 ||
+        (rc = wg_engine_starter(&srv->ctx.starter, e)) < 0 ||
+        (rc = wg_engine_catalog(&srv->ctx.catalog, e)) < 0 ||
+        (rc = wg_engine_store(&srv->ctx.store, e)) < 0 ||
+        (rc = wg_engine_vault(&srv->ctx.vault_db, e)) < 0 ||
+        (rc = wg_engine_audit(&srv->ctx.audit, e)) < 0 ||
+        (rc = wg_engine_registry(&reg, e)) < 0)
         return rc;
-    srv->ctx.store = srv->store;
-    srv->ctx.vault_db = srv->vault_db;
-    srv->ctx.audit = srv->audit;
-    wg_connect_vault_of(&srv->vault_seam, srv->vault_db);
-    srv->audit_seam = (wg_connect_audit){ srv->audit, wg_audit_seam_log };
-    wg_registry_options ro = { 0 };
-    ro.vault = &srv->vault_seam;
-    ro.audit = &srv->audit_seam;
-    ro.demo = srv->ctx.demo;
-    ro.allow_private_upstreams = srv->allow_private_upstreams;
-    ro.allow_http_upstreams = srv->allow_http_upstreams;
-    ro.obsidian_roots = (const char *const *)srv->obsidian_roots;
-    ro.data_dir = srv->data_dir;
-    ro.allow_privileged_db_roles = srv->allow_privileged_db_roles;
+    srv->ctx.registry = reg;
+    wg_connect_vault_of(&srv->vault_seam, srv->ctx.vault_db);
     srv->ctx.vault = &srv->vault_seam;
-    if ((rc = wg_registry_new(&srv->ctx.registry, &ro)) < 0)
-        return rc;
-    if ((rc = wg_registry_load(srv->ctx.registry)) < 0)
-        return rc;
-    wg_gate_hooks hooks = { srv, hook_connector_risk, hook_install_risk };
-    if ((rc = wg_gate_new(&srv->gate, &hooks)) < 0)
-        return rc;
-    srv->ctx.gate = srv->gate;
+    wg_autonomy_policy pol;
+    wg_engine_autonomy_policy(&pol, e);
+    srv->ctx.autonomy_cap_ms = pol.cap_ms;
     return 0;
 }
 
@@ -260,10 +230,6 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     srv->allow_private_upstreams = opt->allow_private_upstreams != 0;
     srv->allow_http_upstreams = opt->allow_http_upstreams != 0;
     srv->allow_privileged_db_roles = opt->allow_privileged_db_roles != 0;
-    srv->ctx.autonomy_cap_ms = opt->autonomy_cap_ms > 0 ? opt->autonomy_cap_ms
-                                                        : DEFAULT_AUTONOMY_CAP_MS;
-    srv->ctx.approval_ttl_ms = (long long)(opt->approval_ttl_s > 0 ? opt->approval_ttl_s
-                                                                   : DEFAULT_APPROVAL_TTL_S) * 1000;
     srv->ctx.log = opt->log;
     srv->ctx.log_ud = opt->log_ud;
     srv->ctx.priv = srv;
@@ -278,8 +244,12 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
         goto fail;
     if ((rc = wg_route__table_build(&srv->table)) < 0)
         goto fail;
-    if ((rc = init_handles(srv)) < 0)
+    if ((rc = init_handles(srv, opt)) < 0)
         goto fail;
+    if ((rc = wg_sse__hub_start(&srv->sse, srv->engine, opt->sse_heartbeat_ms,
+                                 opt->sse_max_streams)) < 0)
+        goto fail;
+    srv->ctx.sse = srv->sse;
     if ((rc = init_areas(srv)) < 0)
         goto fail;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -367,15 +337,5 @@ int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, co
     pthread_mutex_unlock(&srv->config_lock);
     free(text);
     free(path);
-    return rc;
-}
-
-int wg_server_audit(const wg_server_ctx *ctx, const char *event, const char *tool,
-                    const json_t *input, const char *decision, const char *rule)
-{
-    wg_audit_record rec = { event, "api", tool, input, decision, rule, 0 };
-    int rc = wg_audit_append(ctx->audit, &rec, NULL);
-    if (rc < 0)
-        wg_server_logf(ctx, "error audit event=%s not written: %s", event, wg_error_last());
     return rc;
 }

@@ -116,16 +116,10 @@ struct wg_server {
     size_t n_areas;
     size_t n_areas_inited;
     void *mhd;                   /* struct MHD_Daemon * */
+    struct wg_engine *engine;    /* owns every handle of ctx */
+    struct wg_sse_hub *sse;      /* event streams; closed before libmicrohttpd stops */
     struct wg_watch *watch;      /* connection limits and deadlines (watch.c) */
-    struct wg_store *store;
-    struct wg_vault *vault_db;
-    struct wg_audit *audit;
-    struct wg_connect_vault vault_seam;    /* over vault_db, for the registry */
-    struct wg_connect_audit audit_seam;    /* over audit, for the registry */
-    struct wg_trust *trust;
-    struct wg_skillset *starter;
-    struct wg_catalog *catalog;
-    struct wg_gate *gate;
+    struct wg_connect_vault vault_seam;    /* over the engine's vault, for ctx.vault */
     atomic_long in_flight;
     pthread_mutex_t config_lock;   /* serializes config.json edits */
     int allow_private_upstreams;   /* the operator's upstream policy (registry) */

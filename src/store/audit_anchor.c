@@ -13,6 +13,7 @@
  * witness only lags. It is never fsynced: lagging is allowed, getting
  * ahead of the database is not, and it is written only after a commit. */
 #include "store/audit_anchor.h"
+#include "store/files.h"
 #include "waggle/error.h"
 
 #include <errno.h>
@@ -147,7 +148,7 @@ typedef struct witness {
     int64_t rows;
     char head[WG_AUDIT__HEX];
     int slot;                 /* the slot holding the best head */
-    char why[160];            /* for W_BAD */
+    char why[480];            /* for W_BAD: the whole message */
 } witness;
 
 /* 1 valid (rows, head filled), 0 never written (all NUL), -1 damaged. */
@@ -200,7 +201,8 @@ static void witness_scan(witness *w, const wg_audit *a, int fd)
     w->state = W_NONE;
     if (got < 0) {
         w->state = W_BAD;
-        snprintf(w->why, sizeof w->why, "cannot be read: %s", strerror(errno));
+        snprintf(w->why, sizeof w->why, "this data dir's audit witness %s cannot be read: %s",
+                 a->witness, strerror(errno));
         return;
     }
     if (got % SLOT)
@@ -220,8 +222,8 @@ static void witness_scan(witness *w, const wg_audit *a, int fd)
     }
     if (w->state == W_NONE && bad) {
         w->state = W_BAD;
-        snprintf(w->why, sizeof w->why,
-                 "does not verify: it was forged or damaged, or sealed with another vault key");
+        snprintf(w->why, sizeof w->why, "this data dir's audit witness %s does not verify: it "
+                 "was forged or damaged, or sealed with another vault key", a->witness);
     }
 }
 
@@ -231,23 +233,14 @@ static void witness_scan(witness *w, const wg_audit *a, int fd)
 static int witness_open(witness *w, const wg_audit *a, int flags)
 {
     memset(w, 0, sizeof *w);
-    int fd = open(a->witness, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return -1;
-        w->state = W_BAD;
-        snprintf(w->why, sizeof w->why, "%s", errno == ELOOP ? "is a symbolic link"
-                                              : "cannot be opened");
-        return -1;
-    }
     struct stat sb;
-    const char *why = fstat(fd, &sb) != 0 ? "cannot be examined"
-                    : !S_ISREG(sb.st_mode) ? "is not a regular file"
-                    : sb.st_uid != geteuid() ? "is owned by another user" : NULL;
-    if (why) {
-        close(fd);
+    int fd = wg_files__open_ours(a->witness, flags, "this data dir's audit witness", &sb);
+    if (fd == WG_ENOTFOUND)
+        return -1;
+    if (fd < 0) {
         w->state = W_BAD;
-        snprintf(w->why, sizeof w->why, "%s", why);
+        snprintf(w->why, sizeof w->why, "%s", wg_error_last());
+        wg_error_clear();
         return -1;
     }
     if (sb.st_mode & 077)
@@ -474,12 +467,11 @@ static void check_anchor(wg_audit_verify_result *res, const anchor *an, const wa
              "the history was rewritten", (long long)wk->rows, an->head);
 }
 
-static void check_witness(wg_audit_verify_result *res, const witness *w, const walk *wk,
-                          const char *path)
+static void check_witness(wg_audit_verify_result *res, const witness *w, const walk *wk)
 {
     char buf[64];
     if (w->state == W_BAD)
-        fail(res, 0, "this data dir's audit witness %s %s", path, w->why);
+        fail(res, 0, "%s", w->why);
     else if (w->state != W_VALID)
         return;
     else if (w->rows > wk->rows)
@@ -513,7 +505,7 @@ static int verify_in_tx(wg_audit_verify_result *res, anchor *an, walk *wk, wg_au
     if (res->ok)
         check_anchor(res, an, wk, w);
     if (res->ok)
-        check_witness(res, w, wk, a->witness);
+        check_witness(res, w, wk);
     return 0;
 }
 
@@ -650,8 +642,7 @@ int wg_audit_reanchor(wg_audit *a, const char *actor, int64_t *id_out)
         witness probe;
         int fd = witness_open(&probe, a, O_RDWR | O_CREAT);
         if (fd < 0 && probe.state == W_BAD) {
-            rc = wg_error_set(WG_EIO, "cannot reanchor: the witness %s %s; remove it first",
-                              a->witness, probe.why);
+            rc = wg_error_set(WG_EIO, "cannot reanchor: %s; remove it first", probe.why);
             goto fail;
         }
         if (fd >= 0)

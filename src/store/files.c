@@ -108,21 +108,49 @@ int wg_files__write_atomic(const char *path, const char *data, size_t len)
     return 0;
 }
 
-/* Opens path (created 0600 when missing) for writing only when it is a
- * regular file of ours; never through a symlink, never blocking on a FIFO.
- * A file others could read is made private. */
+int wg_files__open_ours(const char *path, int flags, const char *what, struct stat *out)
+{
+    int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return WG_ENOTFOUND;
+        if (errno == ELOOP)
+            return wg_error_set(WG_EDENIED, "%s %s is a symbolic link; put the file itself there "
+                                "(mode 0600)", what, path);
+        if (errno == ENXIO)
+            return wg_error_set(WG_EDENIED, "%s %s is not a regular file (a FIFO)", what, path);
+        return wg_error_set(WG_EIO, "cannot open %s %s: %s", what, path, strerror(errno));
+    }
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = wg_error_set(WG_EIO, "cannot examine %s %s: %s", what, path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = wg_error_set(WG_EDENIED, "%s %s is not a regular file", what, path);
+    else if (st.st_uid != geteuid())
+        rc = wg_error_set(WG_EDENIED, "%s %s belongs to uid %ld, not to the user running waggle "
+                          "(uid %ld): another user could have written it", what, path,
+                          (long)st.st_uid, (long)geteuid());
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    if (out)
+        *out = st;
+    return fd;
+}
+
+/* A data file to write: created 0600, and made private when others could
+ * read it. */
 static int open_private(const char *path, int flags)
 {
-    int fd = open(path, flags | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return errno == ELOOP ? wg_error_set(WG_EDENIED, "data file is a symbolic link")
-             : errno == ENXIO ? wg_error_set(WG_EDENIED, "data file is a FIFO with no reader")
-                              : wg_error_set(WG_EIO, "cannot open a data file: %s", strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-        ((st.st_mode & 077) && fchmod(fd, 0600) != 0)) {
+    int fd = wg_files__open_ours(path, flags | O_CREAT, "data file", &st);
+    if (fd < 0)
+        return fd == WG_ENOTFOUND ? wg_error_set(WG_EIO, "cannot create data file %s", path) : fd;
+    if ((st.st_mode & 077) && fchmod(fd, 0600) != 0) {
         close(fd);
-        return wg_error_set(WG_EDENIED, "data file is not a regular file of ours");
+        return wg_error_set(WG_EIO, "cannot make data file %s private: %s", path, strerror(errno));
     }
     return fd;
 }

@@ -6,6 +6,7 @@
 #define WAGGLE_STORE_FILES_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* Reads a regular file of at most max bytes; *out is new and NUL-terminated
  * (len may be NULL). Never follows a symlink in the last component.
@@ -18,6 +19,15 @@ int wg_files__read(char **out, size_t *len, const char *path, size_t max);
  * parent folder (0700; existing ones keep their mode). Returns 0, WG_EIO,
  * WG_ENOMEM. */
 int wg_files__write_atomic(const char *path, const char *data, size_t len);
+
+/* Opens path with flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC (created
+ * 0600 with O_CREAT) only when it is a regular file owned by the user
+ * running waggle: never through a symlink, never blocking on a FIFO. *st
+ * (optional) receives its fstat, for the caller's mode rule. what names
+ * the file in messages ("token file"). Returns the fd; WG_ENOTFOUND
+ * (absent; no message set); WG_EDENIED (a symlink, not a regular file,
+ * another user's); WG_EIO. */
+int wg_files__open_ours(const char *path, int flags, const char *what, struct stat *st);
 
 /* Appends to path, creating it 0600; refuses (WG_EDENIED) a symlink, a
  * FIFO or anything but a regular file of ours, and makes a file others

@@ -249,9 +249,23 @@ static const char *const m4[] = {
     NULL
 };
 
+/* 3 (engine): pending approvals (src/engine/approvals.c): one row per call
+ * waiting for a person, so any process or replica on the store can answer. */
+static const char *const m3[] = {
+    "CREATE TABLE IF NOT EXISTS approvals ("
+    " id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL,"
+    " args_bytes BIGINT NOT NULL, summary TEXT NOT NULL, level TEXT NOT NULL,"
+    " approval_class TEXT NOT NULL, rule TEXT NOT NULL, workspace_id TEXT, session_id TEXT,"
+    " actor TEXT, created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL,"
+    " forget_ms BIGINT NOT NULL, resolved_ms BIGINT, resolved_by TEXT)",
+    "CREATE INDEX IF NOT EXISTS approvals_state ON approvals (state, expires_ms)",
+    NULL
+};
+
 static const migration migrations[] = {
     { 1, m1 },
     { 2, m2 },
+    { 3, m3 },
     { 4, m4 },
 };
 

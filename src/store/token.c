@@ -2,6 +2,7 @@
  * bits as hex, created 0600 with O_EXCL so racing creators agree, read only
  * from a private regular file of ours, checked for strength, compared in
  * constant time. */
+#include "store/files.h"
 #include "waggle/token.h"
 #include "waggle/error.h"
 
@@ -67,33 +68,16 @@ int wg_token_check(const char *token, const char *origin)
  * token.h. Returns the fd or a negative WG_E*. */
 static int open_token(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return wg_error_set(WG_ENOTFOUND, "no token file %s", path);
-        if (errno == ELOOP)
-            return wg_error_set(WG_EDENIED, "token file %s is a symbolic link; replace it with "
-                                "the file itself (mode 0600)", path);
-        return wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
-    }
     struct stat sb;
-    int rc = 0;
-    if (fstat(fd, &sb) != 0)
-        rc = wg_error_set(WG_EIO, "cannot examine %s: %s", path, strerror(errno));
-    else if (!S_ISREG(sb.st_mode))
-        rc = wg_error_set(WG_EDENIED, "token file %s is not a regular file", path);
-    else if (sb.st_uid != geteuid())
-        rc = wg_error_set(WG_EDENIED, "token file %s belongs to uid %ld, not to the user running "
-                          "waggle (uid %ld): another user could have written it",
-                          path, (long)sb.st_uid, (long)geteuid());
-    else if (sb.st_mode & 077)
-        rc = wg_error_set(WG_EDENIED, "token file %s is accessible to group or others (mode "
-                          "%04o): treat the token as leaked. Delete the file and waggle makes a "
-                          "new one (mode 0600) on the next start; clients then need the new "
-                          "token", path, (unsigned)(sb.st_mode & 07777));
-    if (rc < 0) {
+    int fd = wg_files__open_ours(path, O_RDONLY, "token file", &sb);
+    if (fd == WG_ENOTFOUND)
+        return wg_error_set(WG_ENOTFOUND, "no token file %s", path);
+    if (fd >= 0 && (sb.st_mode & 077)) {
         close(fd);
-        return rc;
+        return wg_error_set(WG_EDENIED, "token file %s is accessible to group or others (mode "
+                            "%04o): treat the token as leaked. Delete the file and waggle makes "
+                            "a new one (mode 0600) on the next start; clients then need the new "
+                            "token", path, (unsigned)(sb.st_mode & 07777));
     }
     return fd;
 }

@@ -2,6 +2,7 @@
  * §11, with the weaknesses of §13.17 fixed): XChaCha20-Poly1305 with the
  * entry name as associated data, metadata sealed with the value, a key
  * check so a wrong key fails loudly, fail-closed expiry. */
+#include "store/files.h"
 #include "waggle/vault.h"
 #include "waggle/error.h"
 #include "waggle/tier.h"
@@ -120,30 +121,12 @@ static void hex_of(char *hex, const unsigned char *b, size_t n)
  * when it does not exist. */
 static int open_key_file(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return WG_ENOTFOUND;
-        if (errno == ELOOP)
-            return wg_error_set(WG_EDENIED, "vault key file %s is a symbolic link; put the key "
-                                "file itself there (mode 0600)", path);
-        return wg_error_set(WG_EIO, "cannot read %s: %s", path, strerror(errno));
-    }
     struct stat sb;
-    int rc = 0;
-    if (fstat(fd, &sb) != 0)
-        rc = wg_error_set(WG_EIO, "cannot examine %s: %s", path, strerror(errno));
-    else if (!S_ISREG(sb.st_mode))
-        rc = wg_error_set(WG_EDENIED, "vault key file %s is not a regular file", path);
-    else if (sb.st_uid != geteuid())
-        rc = wg_error_set(WG_EDENIED, "vault key file %s belongs to uid %ld, not to the user "
-                          "running waggle (uid %ld)", path, (long)sb.st_uid, (long)geteuid());
-    else if ((sb.st_mode & 077) && fchmod(fd, 0600) != 0)
-        rc = wg_error_set(WG_EIO, "vault key file %s is readable by others and cannot be made "
-                          "private: %s", path, strerror(errno));
-    if (rc < 0) {
+    int fd = wg_files__open_ours(path, O_RDONLY, "vault key file", &sb);
+    if (fd >= 0 && (sb.st_mode & 077) && fchmod(fd, 0600) != 0) {
         close(fd);
-        return rc;
+        return wg_error_set(WG_EIO, "vault key file %s is readable by others and cannot be made "
+                            "private: %s", path, strerror(errno));
     }
     return fd;
 }

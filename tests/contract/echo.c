@@ -76,6 +76,9 @@ Test(echo, no_error_message_quotes_a_path_parameter_query_or_body_value)
     json_t *ops;
     size_t checked = 0;
     json_object_foreach(paths, tpl, ops) {
+        /* an event stream never ends, and it reads no parameter or body */
+        if (strcmp(tpl, "/api/events") == 0)
+            continue;
         /* {param} -> the marker; then a query with the marker too */
         char path[512];
         size_t k = 0;

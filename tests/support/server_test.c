@@ -51,6 +51,12 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
         opt.allow_http_upstreams = cfg->allow_http_upstreams;
         opt.obsidian_roots = cfg->obsidian_roots;
         opt.approval_ttl_s = cfg->approval_ttl_s;
+        opt.max_autonomy = cfg->max_autonomy;
+        opt.never_autopass = cfg->never_autopass;
+        opt.sse_heartbeat_ms = cfg->sse_heartbeat_ms;
+        opt.sse_max_streams = cfg->sse_max_streams;
+        if (cfg->threads)
+            opt.threads = cfg->threads;
         opt.max_connections = cfg->max_connections;
         opt.max_connections_per_ip = cfg->max_connections_per_ip;
         opt.request_deadline_s = cfg->request_deadline_s;

@@ -35,6 +35,11 @@ typedef struct wgt_server_config {
     unsigned timeout_s;               /* 0: 30 */
     int demo;
     unsigned approval_ttl_s;          /* 0: the server's default (300) */
+    const char *max_autonomy;         /* NULL: yolo */
+    const char *const *never_autopass;
+    unsigned sse_heartbeat_ms;        /* 0: the server's default */
+    unsigned sse_max_streams;         /* 0: the server's default */
+    unsigned threads;                 /* 0: 2 */
     int allow_private_upstreams;      /* loopback replay upstreams need both */
     int allow_http_upstreams;
     const char *const *obsidian_roots;  /* --obsidian-root DIR... */

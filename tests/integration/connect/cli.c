@@ -258,3 +258,152 @@ Test(connect_cli, email_settings_and_send_over_smtp)
     json_decref(msgs);
     wgt_smtp_stop(sink);
 }
+
+/* ---- issue 11: every CLI path leaves its approval rows (through the engine) ---- */
+
+/* The audit rows of one event, as the CLI prints them (newest first). */
+static json_t *rows_of(const char *event)
+{
+    wgt_result r;
+    const char *argv[] = { "--data-dir", dir, "audit", "--json", "--event", event, "--limit",
+                           "100", NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, argv), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *arr = json_loads(r.out, 0, NULL);
+    cr_assert(json_is_array(arr), "%s", r.out);
+    wgt_result_free(&r);
+    return arr;
+}
+
+static size_t n_rows(const char *event)
+{
+    json_t *a = rows_of(event);
+    size_t n = json_array_size(a);
+    json_decref(a);
+    return n;
+}
+
+static void expect_create(void)
+{
+    json_t *ex = json_loads(create_exchange, 0, NULL);
+    wgt_replay_expect(up, ex);
+    json_decref(ex);
+}
+
+Test(connect_cli, yes_leaves_requested_and_granted_rows)
+{
+    expect_create();
+    wgt_result r;
+    const char *args[] = { "call", "connector_github_create_issue", issue_args, "--yes", NULL };
+    cr_assert_eq(cli(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    json_t *req = rows_of("approval_requested"), *ok = rows_of("approval_granted");
+    cr_assert_eq(json_array_size(req), 1);
+    cr_assert_eq(json_array_size(ok), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ok, 0), "actor")), "cli");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(req, 0), "tool")),
+                     "connector_github_create_issue");
+    json_decref(req);
+    json_decref(ok);
+    cr_assert_eq(n_rows("connector.github.create_issue"), 1);
+}
+
+Test(connect_cli, terminal_answers_leave_granted_and_denied_rows)
+{
+    expect_create();
+    const char *args[] = { "call", "connector_github_create_issue", issue_args, NULL };
+    char *out = NULL;
+    cr_assert_eq(on_tty(args, "y\n", &out), 0);
+    free(out);
+    wgt_replay_expect(up, NULL);
+    cr_assert_eq(on_tty(args, "n\n", &out), 1);
+    free(out);
+    cr_assert_eq(n_rows("approval_requested"), 2);
+    cr_assert_eq(n_rows("approval_granted"), 1);
+    cr_assert_eq(n_rows("approval_denied"), 1);
+}
+
+/* Exit 3 leaves the call waiting in the store; another process - `waggle
+ * approve` - runs it, exactly once. */
+Test(connect_cli, exit_3_waits_for_waggle_approve_in_another_process)
+{
+    wgt_replay_expect(up, NULL);
+    wgt_result r;
+    const char *args[] = { "call", "connector_github_create_issue", issue_args, NULL };
+    cr_assert_eq(cli(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 3, "%s", r.err);
+    cr_assert(strstr(r.err, "waggle approve "), "%s", r.err);
+    wgt_result_free(&r);
+    cr_assert_eq(n_rows("approval_requested"), 1);
+
+    const char *list[] = { "--data-dir", dir, "approvals", "--json", NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, list), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *doc = json_loads(r.out, 0, NULL);
+    json_t *a = json_array_get(json_object_get(doc, "approvals"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(a, "tool")), "connector_github_create_issue");
+    cr_assert_str_eq(json_string_value(json_object_get(a, "state")), "pending");
+    char id[64];
+    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(a, "approvalId")));
+    json_decref(doc);
+    wgt_result_free(&r);
+    cr_assert_eq(json_array_size(wgt_replay_seen(up)), 0, "nothing ran yet");
+
+    expect_create();
+    const char *approve[] = { "--data-dir", dir, "approve", id, "--json", "--allow-private-upstreams",
+                              "--allow-http-upstreams", NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, approve), 0);
+    cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+    doc = json_loads(r.out, 0, NULL);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "status")), "ran");
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_object_get(doc, "result"),
+                                                                    "data"), "number")), 1347);
+    json_decref(doc);
+    wgt_result_free(&r);
+    cr_assert_null(wgt_replay_verdict(up));
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, approve), 0);
+    cr_assert_eq(r.status, 1, "never twice: %s", r.out);
+    wgt_result_free(&r);
+    cr_assert_eq(n_rows("approval_granted"), 1);
+}
+
+Test(connect_cli, approve_deny_refuses_and_runs_nothing)
+{
+    wgt_replay_expect(up, NULL);
+    wgt_result r;
+    const char *args[] = { "call", "connector_github_create_issue", issue_args, NULL };
+    cr_assert_eq(cli(&r, NULL, args), 0);
+    const char *p = strstr(r.err, "waggle approve ");
+    cr_assert_not_null(p);
+    char id[64];
+    snprintf(id, sizeof id, "%.32s", p + strlen("waggle approve "));
+    wgt_result_free(&r);
+    const char *deny[] = { "--data-dir", dir, "approve", "--deny", id, NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, deny), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "denied"), "%s", r.out);
+    wgt_result_free(&r);
+    cr_assert_eq(json_array_size(wgt_replay_seen(up)), 0);
+    cr_assert_eq(n_rows("approval_denied"), 1);
+    const char *approve[] = { "--data-dir", dir, "approve", id, NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, approve), 0);
+    cr_assert_eq(r.status, 1, "no run after a denial");
+    wgt_result_free(&r);
+    cr_assert_eq(json_array_size(wgt_replay_seen(up)), 0);
+}
+
+Test(connect_cli, connect_and_disconnect_are_audited_without_the_token)
+{
+    json_t *c = rows_of("connector_connected");
+    cr_assert_eq(json_array_size(c), 1);
+    char *text = json_dumps(c, JSON_COMPACT);
+    cr_assert_null(strstr(text, "ghp_clitesttoken"), "the credential reached the log: %s", text);
+    free(text);
+    json_decref(c);
+    wgt_result r;
+    const char *disc[] = { "disconnect", "github", NULL };
+    cr_assert_eq(cli(&r, NULL, disc), 0);
+    wgt_result_free(&r);
+    cr_assert_eq(n_rows("connector_disconnected"), 1);
+}

@@ -360,11 +360,17 @@ Test(audit, anchor_forged_or_deleted_is_reported)
     assert_append_refused();
 }
 
-static void reopen_store(void)
+static void close_store(void)
 {
     wg_audit_free(au);
     au = NULL;
     wg_store_free(st);
+    st = NULL;
+}
+
+static void reopen_store(void)
+{
+    close_store();
     cr_assert_eq(wg_store_open(&st, dir), 0, "%s", wg_error_last());
     cr_assert_eq(wg_audit_open(&au, st, NULL), 0, "%s", wg_error_last());
 }
@@ -382,10 +388,7 @@ static void remove_db(void)
 Test(audit, witness_detects_wiped_database)
 {
     appendn(6);
-    wg_audit_free(au);
-    au = NULL;
-    wg_store_free(st);
-    st = NULL;
+    close_store();
     remove_db();
     /* The key (vault.key) survives: the new store opens with it. */
     reopen_store();
@@ -420,10 +423,7 @@ Test(audit, witness_detects_database_restored_from_older_copy)
     copy_file("waggle.db", "old.db");
     reopen_store();
     appendn(2);
-    wg_audit_free(au);
-    au = NULL;
-    wg_store_free(st);
-    st = NULL;
+    close_store();
     remove_db();
     copy_file("old.db", "waggle.db");
     reopen_store();
@@ -471,10 +471,7 @@ Test(audit, reanchor_refuses_edited_log)
 Test(audit, reanchor_after_wiped_database_clears_the_witness)
 {
     appendn(4);
-    wg_audit_free(au);
-    au = NULL;
-    wg_store_free(st);
-    st = NULL;
+    close_store();
     remove_db();
     reopen_store();
     cr_assert_eq(verify_now().ok, 0);
@@ -494,10 +491,7 @@ Test(audit, reanchor_after_wiped_database_clears_the_witness)
  * log of n rows, no seal column, no anchor, no witness. */
 static void make_legacy(int n)
 {
-    wg_audit_free(au);
-    au = NULL;
-    wg_store_free(st);
-    st = NULL;
+    close_store();
     remove_db();
     char p[4200];
     snprintf(p, sizeof p, "%s/waggle.db", dir);

@@ -61,6 +61,18 @@ static void teardown(void)
 
 TestSuite(faults, .init = setup, .fini = teardown);
 
+/* Drops the store and its dir for a new, empty one; path = its waggle.db. */
+static void fresh_dir(char *path, size_t cap)
+{
+    wg_store_free(st);
+    st = NULL;
+    wgt_rmtree(dir);
+    free(dir);
+    dir = wgt_tmpdir();
+    snprintf(path, cap, "%s/waggle.db", dir);
+    calls = 0;
+}
+
 static int64_t count(const char *sql)
 {
     wg_store_rows *rows = NULL;
@@ -141,14 +153,8 @@ Test(faults, connector_delete_failure_removes_nothing)
 
 Test(faults, failed_migration_reopens_cleanly)
 {
-    wg_store_free(st);
-    st = NULL;
-    wgt_rmtree(dir);
-    free(dir);
-    dir = wgt_tmpdir();
     char path[4200];
-    snprintf(path, sizeof path, "%s/waggle.db", dir);
-    calls = 0;
+    fresh_dir(path, sizeof path);
     fail_at = 4;                          /* in the middle of migration 1 */
     cr_assert_eq(wg_store_open_backend(&st, &faulty, path, dir), WG_ESTORE);
     cr_assert_null(st);
@@ -163,14 +169,8 @@ Test(faults, failed_migration_reopens_cleanly)
 
 Test(faults, failed_migration_2_rolls_back_and_retries)
 {
-    wg_store_free(st);
-    st = NULL;
-    wgt_rmtree(dir);
-    free(dir);
-    dir = wgt_tmpdir();
     char path[4200];
-    snprintf(path, sizeof path, "%s/waggle.db", dir);
-    calls = 0;
+    fresh_dir(path, sizeof path);
     /* 1-2 schema_version, 3-8 migration 1, 9 its version row, 10 the seal
      * column, 11 the anchor table, 12 the anchor row: all one transaction. */
     fail_at = 12;

@@ -99,6 +99,7 @@ int wg_engine_open(wg_engine **out, const wg_engine_options *o)
         return wg_error_set(WG_ENOMEM, "out of memory");
     pthread_mutex_init(&e->mu, NULL);
     pthread_mutex_init(&e->bus_mu, NULL);
+    pthread_mutex_init(&e->market_mu, NULL);
     int oom = 0;
     e->data_dir = dup_opt(o->data_dir, &oom);
     e->store_url = dup_opt(o->store_url && *o->store_url ? o->store_url : NULL, &oom);
@@ -160,6 +161,7 @@ void wg_engine_free(wg_engine *e)
     free(e->store_url);
     free(e->actor);
     pthread_mutex_destroy(&e->bus_mu);
+    pthread_mutex_destroy(&e->market_mu);
     pthread_mutex_destroy(&e->mu);
     free(e);
 }

@@ -58,6 +58,7 @@ struct wg_engine {
     wg_skillset *starter;
     wg_catalog *catalog;
     engine_pool pools[ENGINE_POOLS_MAX];
+    pthread_mutex_t market_mu;   /* marketplace install/publish: check, then write */
     size_t n_pools;
 
     /* the event bus */

@@ -11,7 +11,7 @@
  *        connector:/kvark:/team: namespaces)
  * Audit export lives in routes_audit.c. */
 #include "store/files.h"
-#include "server/personas.h"
+#include "waggle/personas.h"
 #include "server/route.h"
 #include "server/tiering.h"
 #include "waggle/connector.h"
@@ -204,7 +204,7 @@ static int overview(wg_res *res, const wg_req *req)
         connected += (size_t)wg_registry_is_connected(reg, wg_registry_at(reg, i)->id);
     json_t *personas = NULL;
     int custom = 0;
-    if (wg_personas__list(&personas, req->ctx->data_dir) == 0) {
+    if (wg_personas_list(&personas, req->ctx->data_dir) == 0) {
         size_t i;
         json_t *p;
         json_array_foreach(personas, i, p)

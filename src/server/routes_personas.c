@@ -3,13 +3,13 @@
  *   POST /api/personas           201 {persona}             (PRO) saves a custom persona
  *   POST /api/personas/generate  {persona}                 (PRO) builds one, not saved
  * The work is in personas.c. */
-#include "server/personas.h"
+#include "waggle/personas.h"
 #include "server/route.h"
 
 static int list(wg_res *res, const wg_req *req)
 {
     json_t *all = NULL;
-    int rc = wg_personas__list(&all, req->ctx->data_dir);
+    int rc = wg_personas_list(&all, req->ctx->data_dir);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, json_pack("{s:o}", "personas", all));
@@ -18,7 +18,7 @@ static int list(wg_res *res, const wg_req *req)
 static int create(wg_res *res, const wg_req *req)
 {
     json_t *p = NULL;
-    int rc = wg_personas__create(&p, req->ctx->data_dir, req->body);
+    int rc = wg_personas_create(&p, req->ctx->data_dir, req->body);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 201, json_pack("{s:o}", "persona", p));
@@ -31,7 +31,7 @@ static int generate(wg_res *res, const wg_req *req)
         wg_body_string(res, req, "name", 0, &name) < 0)
         return 0;
     json_t *p = NULL;
-    int rc = wg_personas__generate(&p, req->ctx->data_dir, description, name);
+    int rc = wg_personas_generate(&p, req->ctx->data_dir, description, name);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, json_pack("{s:o}", "persona", p));

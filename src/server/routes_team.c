@@ -5,7 +5,7 @@
  *   GET  /api/team/governance/permissions    (ENTERPRISE) the persona/tool
  *        permission matrix: every tool any persona may use, and per persona
  *        which of them it is allowed, plus whether it is read-only. */
-#include "server/personas.h"
+#include "waggle/personas.h"
 #include "server/route.h"
 #include "waggle/connector.h"
 #include "waggle/error.h"
@@ -67,7 +67,7 @@ static int team_connect(wg_res *res, const wg_req *req)
 static int governance(wg_res *res, const wg_req *req)
 {
     json_t *personas = NULL;
-    int rc = wg_personas__list(&personas, req->ctx->data_dir);
+    int rc = wg_personas_list(&personas, req->ctx->data_dir);
     if (rc < 0)
         return rc;
     json_t *tools = json_array();

@@ -14,6 +14,7 @@
 #include "connect_smtp_sink.h"
 #include "wgtest.h"
 #include "waggle/connector.h"
+#include "waggle/engine.h"
 #include "waggle/error.h"
 #include "waggle/store.h"
 #include "waggle/vault.h"
@@ -130,29 +131,38 @@ Test(store_counter, forked_processes_take_exactly_the_limit_on_postgres)
 
 enum { MAX_DAILY = 3 };
 
+/* Each process holds an engine, as every face does (waggle/engine.h). */
 typedef struct env {
-    wg_store *st;
-    wg_vault *vault;
+    wg_engine *engine;
     wg_connect_vault cv;
-    wg_registry *reg;
 } env;
 
 static int env_open(env *e, const char *dir)
 {
     memset(e, 0, sizeof *e);
-    if (wg_store_open(&e->st, dir) < 0 || wg_vault_open(&e->vault, e->st) < 0)
+    wg_engine_options o = WG_ENGINE_OPTIONS_INIT;
+    o.data_dir = dir;
+    o.allow_private_upstreams = 1;   /* the SMTP sink is on 127.0.0.1 */
+    o.allow_http_upstreams = 1;
+    wg_vault *v = NULL;
+    if (wg_engine_open(&e->engine, &o) < 0 || wg_engine_vault(&v, e->engine) < 0)
         return -1;
-    wg_connect_vault_of(&e->cv, e->vault);
-    wg_registry_options o = { .vault = &e->cv, .allow_private_upstreams = 1,
-                              .allow_http_upstreams = 1 };   /* the SMTP sink is on 127.0.0.1 */
-    return wg_registry_new(&e->reg, &o);
+    wg_connect_vault_of(&e->cv, v);
+    return 0;
 }
 
 static void env_close(env *e)
 {
-    wg_registry_free(e->reg);
-    wg_vault_free(e->vault);
-    wg_store_free(e->st);
+    wg_engine_free(e->engine);
+}
+
+/* Through the one gated executor: send_email always asks at Normal, so the
+ * sender approves it as a person at the terminal would. */
+static wg_engine_answer approve(void *ud, const wg_engine_ask *a)
+{
+    (void)ud;
+    (void)a;
+    return WG_ENGINE_ASK_APPROVE;
 }
 
 static int send_one(const char *dir, int arg)
@@ -162,15 +172,21 @@ static int send_one(const char *dir, int arg)
     if (env_open(&e, dir) < 0)
         return CHILD_OTHER;
     json_t *args = json_pack("{s:s,s:s,s:s}", "to", "ada@example.com", "subject", "race", "body", "b");
-    json_t *res = NULL;
-    wg_registry_execute(&res, e.reg, "connector_email_send_email", args);
+    wg_engine_call call = WG_ENGINE_CALL_INIT;
+    call.tool = "connector_email_send_email";
+    call.args = args;
+    wg_engine_ctx ctx = WG_ENGINE_CTX_INIT;
+    ctx.ask = approve;
+    wg_engine_outcome res;
     int out = CHILD_OTHER;
-    const char *err = json_string_value(json_object_get(res, "error"));
-    if (json_is_true(json_object_get(res, "success")))
-        out = CHILD_SENT;
-    else if (err && !strcmp(err, "Daily email limit reached (3/day). Resets at midnight UTC."))
-        out = CHILD_LIMITED;
-    json_decref(res);
+    if (wg_engine_execute(e.engine, &call, NULL, &ctx, &res) == 0 && res.status == WG_ENGINE_RAN) {
+        const char *err = json_string_value(json_object_get(res.result, "error"));
+        if (json_is_true(json_object_get(res.result, "success")))
+            out = CHILD_SENT;
+        else if (err && !strcmp(err, "Daily email limit reached (3/day). Resets at midnight UTC."))
+            out = CHILD_LIMITED;
+        wg_engine_outcome_clear(&res);
+    }
     json_decref(args);
     env_close(&e);
     return out;
@@ -189,7 +205,8 @@ Test(connect_email_limit, concurrent_sends_succeed_exactly_max_daily_times)
     env e;
     cr_assert_eq(env_open(&e, dir), 0, "%s", wg_error_last());
     wg_connect_request req = { .token = "app-password-123" };
-    cr_assert_eq(wg_registry_connect(e.reg, "email", &req), 0, "%s", wg_error_last());
+    wg_connector_limit_decision lim;
+    cr_assert_eq(wg_engine_connect(&lim, e.engine, "email", &req, "test"), 0, "%s", wg_error_last());
     char url[64], max[16];
     snprintf(url, sizeof url, "smtp://127.0.0.1:%d", wgt_smtp_port(sink));
     snprintf(max, sizeof max, "%d", MAX_DAILY);

@@ -2,7 +2,7 @@
  * description (personas.h). The original's persona-data.ts is not part of
  * the reference; these built-ins follow spec 4.2: some personas may acquire
  * and install capabilities, read-only ones (planner, reviewer) cannot. */
-#include "server/personas.h"
+#include "waggle/personas.h"
 #include "store/files.h"
 #include "waggle/error.h"
 
@@ -53,7 +53,7 @@ static const builtin builtins[] = {
 };
 enum { N_BUILTINS = sizeof builtins / sizeof builtins[0] };
 
-int wg_personas__tool_readonly(const char *tool)
+int wg_personas_tool_readonly(const char *tool)
 {
     for (const char *const *t = readonly_tools; *t; t++)
         if (strcmp(*t, tool) == 0)
@@ -88,7 +88,7 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int wg_personas__list(json_t **out, const char *data_dir)
+int wg_personas_list(json_t **out, const char *data_dir)
 {
     json_t *all = json_array();
     if (!all)
@@ -174,7 +174,7 @@ static int opt_string(const json_t *body, const char *field, size_t max, const c
     return 0;
 }
 
-int wg_personas__create(json_t **out, const char *data_dir, const json_t *body)
+int wg_personas_create(json_t **out, const char *data_dir, const json_t *body)
 {
     const char *name = NULL, *description = "", *prompt = "";
     int rc;
@@ -198,7 +198,7 @@ int wg_personas__create(json_t **out, const char *data_dir, const json_t *body)
     json_array_foreach(tools, i, t) {
         if (!json_is_string(t) || !tool_name_ok(json_string_value(t)))
             return wg_error_set(WG_EINVAL, "tools[%zu] must be a tool name ([a-z0-9_:-.])", i);
-        if (read_only && !wg_personas__tool_readonly(json_string_value(t)))
+        if (read_only && !wg_personas_tool_readonly(json_string_value(t)))
             return wg_error_set(WG_EINVAL, "tools[%zu] is not a read-only tool, but readOnly is true",
                                 i);
     }
@@ -293,7 +293,7 @@ static size_t words_of(char *buf, const char **words, size_t max)
 
 static void add_tool(json_t *tools, const char *t, int read_only)
 {
-    if (read_only && !wg_personas__tool_readonly(t))
+    if (read_only && !wg_personas_tool_readonly(t))
         return;
     size_t i;
     json_t *v;
@@ -332,7 +332,7 @@ static json_t *matching_skills(const char *data_dir, const char **words, size_t 
     return out;
 }
 
-int wg_personas__generate(json_t **out, const char *data_dir, const char *description,
+int wg_personas_generate(json_t **out, const char *data_dir, const char *description,
                           const char *name)
 {
     if (!description || !*description)

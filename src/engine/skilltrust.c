@@ -1,6 +1,6 @@
-/* skilltrust.c - trust assessment of skill text for the service
+/* skilltrust.c - trust assessment of skill text to be installed
  * (skilltrust.h): front matter permissions count as declared. */
-#include "server/skilltrust.h"
+#include "engine/skilltrust.h"
 #include "waggle/skills.h"
 #include "waggle/trust.h"
 

@@ -1,8 +1,8 @@
-/* skilltrust.h - the trust assessment (spec 5) of a piece of skill text the
- * service is about to install, as the TrustAssessment JSON. Internal seam
- * over the trust module so routes do not repeat the mapping. */
-#ifndef WAGGLE_SERVER_SKILLTRUST_H
-#define WAGGLE_SERVER_SKILLTRUST_H
+/* skilltrust.h - the trust assessment (spec 5) of a piece of skill text
+ * about to be installed, as the TrustAssessment JSON. Internal to
+ * src/engine (marketplace installs). */
+#ifndef WAGGLE_ENGINE_SKILLTRUST_H
+#define WAGGLE_ENGINE_SKILLTRUST_H
 
 #include <jansson.h>
 

@@ -5,7 +5,12 @@
  * redirections), splits it into simple commands at every separator, follows
  * the commands hidden inside substitutions, `sh -c`, eval, xargs, find -exec
  * and exec wrappers (env, nice, timeout, ...), and classifies every part from
- * program tables. The worst part decides.
+ * program tables. The worst part decides. Compound syntax (case, ((..)),
+ * [[..]], for ((..)), coproc, functions) is parsed, and words are rewritten
+ * the way bash does before it runs them: brace expansion, $IFS splitting,
+ * literal variables (X=sudo; $X), aliases and hash -p; a function that
+ * reaches itself through a fork is a fork bomb. What cannot be resolved in
+ * command position is treated as the worst it could be (CRITICAL).
  *
  * Classes are ordered; gating is monotone in them (docs/gate.md):
  *   SAFE         every part is a known read-only program with safe arguments
@@ -22,7 +27,7 @@
  *                see).
  *
  * Pure: no I/O, no globals. Linear time in len. Commands up to 1 KiB are
- * analysed in stack scratch (about 40 KiB) with no heap; a longer command
+ * analysed in stack scratch (about 36 KiB) with no heap; a longer command
  * takes one heap block sized from its length (about 25 bytes per input
  * byte, freed before return). Input beyond the model's limits
  * (WG_SHELL_MAX_COMMAND bytes, nesting, words per command, commands per

@@ -390,13 +390,12 @@ int wg_gate_check_json(wg_gate_decision *out, const wg_gate *gate, const char *t
 int wg_gate_check_bash(wg_gate_decision *out, const wg_gate *gate,
                        const char *command, size_t len, wg_autonomy level)
 {
-    gate_args a;
-    gate_args_empty(&a);
-    if (command) {
-        a.command.type = GA_STRING;
-        a.command.p = command;
-        a.command.n = len;
-    }
+    gate_args a;                        /* bash reads only command and dup */
+    a.dup = 0;
+    a.command.type = command ? GA_STRING : GA_ABSENT;
+    a.command.p = command;
+    a.command.n = command ? len : 0;
+    a.command.esc = 0;
     return decide(out, gate, "bash", &a, level);
 }
 

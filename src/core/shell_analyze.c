@@ -328,13 +328,33 @@ static size_t subscript_assignment(const sh_cmd *c, int i)
 
 /* Builtins that set variables the model cannot see (read, mapfile, ...),
  * unset, source, hash -p and alias: their effect on later commands. */
+enum { FX_NONE, FX_READS, FX_OPTVAR, FX_UNSET, FX_SOURCE, FX_HASH, FX_ALIAS };
+
+static int effect_of(const char *prog)
+{
+    switch (prog[0]) {                  /* one look at the first byte for most programs */
+    case '.': return prog[1] == '\0' ? FX_SOURCE : FX_NONE;
+    case 'a': return strcmp(prog, "alias") == 0 ? FX_ALIAS : FX_NONE;
+    case 'g': return strcmp(prog, "getopts") == 0 ? FX_READS : FX_NONE;
+    case 'h': return strcmp(prog, "hash") == 0 ? FX_HASH : FX_NONE;
+    case 'm': return strcmp(prog, "mapfile") == 0 ? FX_READS : FX_NONE;
+    case 'p': return strcmp(prog, "printf") == 0 ? FX_OPTVAR : FX_NONE;
+    case 'r': return strcmp(prog, "read") == 0 || strcmp(prog, "readarray") == 0 ? FX_READS : FX_NONE;
+    case 's': return strcmp(prog, "source") == 0 ? FX_SOURCE : FX_NONE;
+    case 'u': return strcmp(prog, "unset") == 0 ? FX_UNSET : FX_NONE;
+    case 'w': return strcmp(prog, "wait") == 0 ? FX_OPTVAR : FX_NONE;
+    default: return FX_NONE;
+    }
+}
+
 static void builtin_effects(sh_ctx *cx, const sh_view *v, int i, const char *prog)
 {
     const sh_cmd *c = v->c;
-    if (strcmp(prog, "read") == 0 || strcmp(prog, "mapfile") == 0 ||
-        strcmp(prog, "readarray") == 0 || strcmp(prog, "getopts") == 0 ||
-        strcmp(prog, "printf") == 0 || strcmp(prog, "wait") == 0) {
-        int printf_like = prog[0] == 'p' || prog[0] == 'w';
+    int fx = effect_of(prog);
+    if (fx == FX_NONE)
+        return;
+    if (fx == FX_READS || fx == FX_OPTVAR) {
+        int printf_like = fx == FX_OPTVAR;
         for (int j = i + 1; j < v->end; j++) {
             const char *t = sh_wtext(c, j);
             if (printf_like) {          /* printf -v NAME, wait -p NAME */
@@ -354,17 +374,17 @@ static void builtin_effects(sh_ctx *cx, const sh_view *v, int i, const char *pro
                            prog[0] == 'r' && prog[4] == '\0' ? 5 : 7);
         return;
     }
-    if (strcmp(prog, "unset") == 0) {
+    if (fx == FX_UNSET) {
         for (int j = i + 1; j < v->end; j++)
             if (sh_wtext(c, j)[0] != '-' && !(c->w[j].flags & SH_W_OPAQUE))
                 sh_var_unset(cx, sh_wtext(c, j), c->w[j].len);
         return;
     }
-    if (strcmp(prog, "source") == 0 || strcmp(prog, ".") == 0) {
+    if (fx == FX_SOURCE) {
         cx->vars_unknown = 1;           /* the file may set anything */
         return;
     }
-    if (strcmp(prog, "hash") == 0) {
+    if (fx == FX_HASH) {
         /* hash -p PATH NAME: NAME now runs PATH */
         for (int j = i + 1; j + 2 < v->end; j++)
             if (sh_weq(c, j, "-p")) {
@@ -374,7 +394,7 @@ static void builtin_effects(sh_ctx *cx, const sh_view *v, int i, const char *pro
             }
         return;
     }
-    if (strcmp(prog, "alias") == 0) {
+    if (fx == FX_ALIAS) {
         for (int j = i + 1; j < v->end; j++) {
             const char *t = sh_wtext(c, j), *eq = strchr(t, '=');
             if (!eq || t[0] == '-' || (c->w[j].flags & SH_W_OPAQUE))
@@ -489,11 +509,11 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             return;                     /* loop header: its words are data */
         }
     }
-    for (;;) {
+    while (i < v->end && memchr(sh_wtext(c, i), '=', c->w[i].len)) {
         size_t k;
-        if (i < v->end && sh_assignment_name(c, i)) {
+        if (sh_assignment_name(c, i)) {
             sh_check_assignment(cx, v, i);
-        } else if (i < v->end && (k = subscript_assignment(c, i)) != 0) {
+        } else if (memchr(sh_wtext(c, i), '[', c->w[i].len) && (k = subscript_assignment(c, i)) != 0) {
             /* NAME[SUB]=v; BASH_CMDS[ls]=/usr/bin/sudo makes ls run sudo */
             const char *t = sh_wtext(c, i);
             const char *eq = strchr(t + k, '=');
@@ -515,12 +535,15 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
 
     const sh_word *pw = &c->w[i];
     const char *pt = sh_wtext(c, i);
-    int home_path = pw->len > 2 && pt[0] == SH_MARK && (pt[1] == SH_K_HOME || pt[1] == SH_K_USER) &&
+    int home_path = 0;
+    if ((pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) || memchr(pt, SH_MARK, pw->len)) {
+        /* ~/bin/tool: a path under the home directory, not a hidden program */
+        home_path = pw->len > 2 && pt[0] == SH_MARK && (pt[1] == SH_K_HOME || pt[1] == SH_K_USER) &&
                     !memchr(pt + 2, SH_MARK, pw->len - 2) && !(pw->flags & (SH_W_CMDSUB | SH_W_GLOB));
-    if (!home_path &&
-        ((pw->flags & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) || memchr(pt, SH_MARK, pw->len))) {
-        hidden_program(cx, v, i);
-        return;
+        if (!home_path) {
+            hidden_program(cx, v, i);
+            return;
+        }
     }
 
     if (pt[0] == 'l' && !(pw->flags & SH_W_QUOTED) && strcmp(pt, "let") == 0) {
@@ -993,7 +1016,8 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
             if (cx.overflow)
                 fail_closed(&cx, cmd, len, cx.overflow);
         }
-        free(block);
+        if (block)
+            free(block);
     }
     if (!out->rule) {
         out->rule = "bash.safe";

@@ -44,6 +44,7 @@ typedef struct {
                              * the next word is in command position while nw == lead */
     int coproc_at;          /* index of a `coproc` word in the command, or -1 */
     int nassign;            /* NAME=value words right after the leading reserved words */
+    int function_kw;        /* the command is `function NAME` so far */
     int case_depth;         /* open case ... esac in this list */
     int pending_body;       /* a function was just named: the symbol whose body comes next, or -1 */
     int closed_group;       /* edges from this index were made in a { } group that just
@@ -82,7 +83,7 @@ static int is_name_char(char ch)
 
 /* ---- word text ---------------------------------------------------------- */
 
-static void truncated(lx *L, sh_word *w)
+static __attribute__((noinline, cold)) void truncated(lx *L, sh_word *w)
 {
     w->flags |= SH_W_TRUNC;
     sh_overflow(L->cx, "the words do not fit in the model's scratch space");
@@ -126,9 +127,10 @@ static void word_begin(lx *L, sh_word *w)
     w->raw_len = 0;
 }
 
-static void word_end(lx *L, sh_word *w)
+static inline void word_end(lx *L, sh_word *w)
 {
     sh_arena *a = &L->cx->ar;
+    SH_STEP(L->cx, L->p - w->raw_off);  /* the slow path consumes a byte or more a pass */
     if ((size_t)a->ttop + 1 < a->tcap) {
         a->text[a->ttop++] = '\0';
     } else {                            /* no room even for the NUL */
@@ -329,6 +331,36 @@ static void put_value(lx *L, sh_word *w, const char *v, uint32_t n, int in_dq)
     }
 }
 
+/* An array's elements joined by the first byte of IFS (none when IFS is
+ * empty), in quotes. */
+static void put_joined(lx *L, sh_word *w, const char *v, uint32_t n)
+{
+    const char *iv = " ";
+    uint32_t il = 1;
+    if (sh_var_value(L->cx, "IFS", 3, &iv, &il) && il > 0 && iv[0] == SH_MARK) {
+        put_mark(L, w, SH_K_PARAM);     /* IFS unseen: the joint is unseen */
+        w->flags |= SH_W_EXP;
+        return;
+    }
+    if (!room(L, n)) {
+        truncated(L, w);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (v[i] == SH_MARK && i + 1 < n && v[i + 1] == SH_K_SPLIT) {
+            if (il > 0)
+                put(L, w, iv[0]);
+            i++;
+        } else if (v[i] == SH_MARK && i + 1 < n) {
+            put_mark(L, w, v[i + 1]);
+            w->flags |= SH_W_EXP;
+            i++;
+        } else {
+            put(L, w, v[i]);
+        }
+    }
+}
+
 /* Variables whose conventional value is a program (the user's editor,
  * compiler, ...): not a hidden sudo, an unknown program. $SHELL and $BASH
  * are a shell. */
@@ -372,6 +404,10 @@ static void put_var(lx *L, sh_word *w, const char *name, size_t n, long sel, int
         return;
     }
     if (sh_var_value(L->cx, name, n, &v, &vl) && sh_charge(L->cx, sel > 0 ? vl : 0) == 0) {
+        if (sel == -2) {
+            put_joined(L, w, v, vl);
+            return;
+        }
         v = element(v, vl, sel, &vl);
         put_value(L, w, v, vl, in_dq);
         return;
@@ -411,8 +447,13 @@ static int param_value(lx *L, sh_word *w, const char *c, size_t n, int in_dq)
         return 1;
     }
     if (r[0] == '[' && r[rn - 1] == ']') {
-        if (rn == 3 && (r[1] == '@' || r[1] == '*')) {
+        if (rn == 3 && r[1] == '@') {
             put_var(L, w, c, k, -1, in_dq);
+            return 1;
+        }
+        if (rn == 3 && r[1] == '*') {
+            /* "${a[*]}": one word, the elements joined by IFS's first byte */
+            put_var(L, w, c, k, in_dq ? -2 : -1, in_dq);
             return 1;
         }
         long sel = 0;
@@ -781,6 +822,7 @@ static int read_dollar(lx *L, sh_word *w, int in_dq)
 /* Inside "...": L->p just after the opening quote. until_end: a here-doc
  * body, read to L->n with no closing quote. */
 static int read_dq_body(lx *L, sh_word *w, int until_end);
+static int read_dq_loop(lx *L, sh_word *w, int until_end);
 
 static int read_dq(lx *L, sh_word *w, int until_end)
 {
@@ -795,9 +837,16 @@ static int read_dq(lx *L, sh_word *w, int until_end)
 static int read_dq_body(lx *L, sh_word *w, int until_end)
 {
     w->flags |= SH_W_QUOTED;
+    size_t p0 = L->p;
+    int rc = read_dq_loop(L, w, until_end);
+    SH_STEP(L->cx, L->p - p0);          /* each pass of the loop consumes a byte or more */
+    return rc;
+}
+
+static int read_dq_loop(lx *L, sh_word *w, int until_end)
+{
     while (L->p < L->n) {
         char ch = L->s[L->p];
-        SH_STEP(L->cx, 1);
         if (ch == '"' && !until_end) {
             L->p++;
             return 0;
@@ -905,7 +954,6 @@ static int read_word_marked(lx *L, sh_word *w)
             L->p = q;
             continue;
         }
-        SH_STEP(L->cx, 1);
         if (bc == 1)
             break;
         switch (ch) {
@@ -1154,7 +1202,7 @@ static int read_redir(lx *L, int fd)
 
 /* Starts the next command: its words, redirections and text begin where
  * the list's (or the piped echo text's) end. */
-static void cmd_reset(lx *L, int piped_in)
+static inline void cmd_reset(lx *L, int piped_in)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
@@ -1170,6 +1218,7 @@ static void cmd_reset(lx *L, int piped_in)
     c->serial = ++L->cx->serial;
     L->lead = 0;
     L->nassign = 0;
+    L->function_kw = 0;
     L->coproc_at = -1;
 }
 
@@ -1349,18 +1398,38 @@ static int word_is(const lx *L, const sh_word *w, const char *lit)
     return !(w->flags & SH_W_QUOTED) && strcmp(L->cx->ar.text + w->off, lit) == 0;
 }
 
-/* Reserved words after which the next word is again in command position. */
-static int leads_command(const lx *L, const sh_word *w)
+/* The reserved words the lexer acts on, told apart in one look. */
+enum {
+    RW_NONE, RW_LEAD,       /* ! do elif else then time: a command follows */
+    RW_IF,                  /* if while until: the same, and may start a function body */
+    RW_COPROC, RW_OPEN, RW_CLOSE, RW_COND, RW_CASE, RW_ESAC,
+};
+
+static int reserved(const lx *L, const sh_word *w)
 {
-    static const char *const lead[] = {
-        "!", "coproc", "do", "elif", "else", "if", "then", "time", "until", "while", "{",
-    };
-    if (w->flags & SH_W_QUOTED || w->len > 6)
-        return 0;
-    for (size_t i = 0; i < sizeof lead / sizeof *lead; i++)
-        if (word_is(L, w, lead[i]))
-            return 1;
-    return 0;
+    const char *t = L->cx->ar.text + w->off;
+    if ((w->flags & SH_W_BRACE) && w->len == 2 && t[0] == SH_MARK && t[1] == SH_K_BRACE_OPEN &&
+        !(w->flags & SH_W_QUOTED))
+        return RW_OPEN;                 /* a lone { (still marked for brace expansion) */
+    if ((w->flags & (SH_W_QUOTED | SH_W_BRACE | SH_W_SPLIT)) || w->len == 0 || w->len > 6)
+        return RW_NONE;
+    switch (t[0]) {
+    case '!': return w->len == 1 ? RW_LEAD : RW_NONE;
+    case '{': return w->len == 1 ? RW_OPEN : RW_NONE;
+    case '}': return w->len == 1 ? RW_CLOSE : RW_NONE;
+    case '[': return w->len == 2 && t[1] == '[' ? RW_COND : RW_NONE;
+    case 'c':
+        return strcmp(t, "case") == 0 ? RW_CASE : strcmp(t, "coproc") == 0 ? RW_COPROC : RW_NONE;
+    case 'd': return strcmp(t, "do") == 0 ? RW_LEAD : RW_NONE;
+    case 'e':
+        return strcmp(t, "else") == 0 || strcmp(t, "elif") == 0 ? RW_LEAD
+             : strcmp(t, "esac") == 0 ? RW_ESAC : RW_NONE;
+    case 'i': return strcmp(t, "if") == 0 ? RW_IF : RW_NONE;
+    case 't': return strcmp(t, "then") == 0 || strcmp(t, "time") == 0 ? RW_LEAD : RW_NONE;
+    case 'u': return strcmp(t, "until") == 0 ? RW_IF : RW_NONE;
+    case 'w': return strcmp(t, "while") == 0 ? RW_IF : RW_NONE;
+    default: return RW_NONE;
+    }
 }
 
 static void skip_space(lx *L)
@@ -1526,7 +1595,7 @@ static int looks_assignment(const lx *L, const sh_word *w)
 {
     const char *r = L->s + w->raw_off;
     size_t n = w->raw_len, k = 0;
-    if (n == 0 || !is_name_start(r[0]))
+    if (n == 0 || !is_name_start(r[0]) || !memchr(L->cx->ar.text + w->off, '=', w->len))
         return 0;
     while (k < n && is_name_char(r[k]))
         k++;
@@ -1534,13 +1603,21 @@ static int looks_assignment(const lx *L, const sh_word *w)
 }
 
 /* Appends one finished word to the command (sh_emit_fn). */
+static int append_word_rw(lx *L, const sh_word *wp, int rw);
+
+/* Appends one finished word to the command (sh_emit_fn). */
 static int append_word(void *ctx, const sh_word *wp)
 {
     lx *L = ctx;
+    return append_word_rw(L, wp, L->c->nw == L->lead ? reserved(L, wp) : RW_NONE);
+}
+
+/* The same with the word's reserved-word kind already known (RW_NONE when
+ * it is not in command position). */
+static int append_word_rw(lx *L, const sh_word *wp, int rw)
+{
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
-    sh_word w = *wp;
-    int cmdpos = c->nw == L->lead;
     if (c->nw >= SH_MAX_WORDS || a->wtop >= a->wcap) {
         /* the word is dropped: the decision fails closed on the whole text */
         c->overflow = 1;
@@ -1548,25 +1625,26 @@ static int append_word(void *ctx, const sh_word *wp)
                                                  : "the words do not fit in the model's scratch space");
         return 0;
     }
-    c->w[c->nw++] = w;
+    c->w[c->nw++] = *wp;
     a->wtop++;
-    if (c->nw - 1 == L->lead + L->nassign && looks_assignment(L, &w))
+    if (c->nw - 1 == L->lead + L->nassign && is_name_start(L->s[wp->raw_off]) && looks_assignment(L, wp))
         L->nassign++;
-    if (cmdpos && word_is(L, &w, "}"))
+    if (rw == RW_NONE && L->pending_body < 0 && L->coproc_at < 0)
+        return 0;                       /* the common case: an argument */
+    if (rw == RW_CLOSE)
         group_close(L);
-    if (cmdpos && word_is(L, &w, "{")) {
+    if (rw == RW_OPEN) {
         if (group_open(L) < 0)
             return -1;
-    } else if (!(cmdpos && L->pending_body >= 0 && c->nw == L->lead + 1 &&
-                 (word_is(L, &w, "if") || word_is(L, &w, "while") || word_is(L, &w, "until")))) {
-        L->pending_body = -1;           /* f() if ...: the body is not followed */
+    } else {
+        L->pending_body = -1;
     }
-    if (cmdpos && leads_command(L, &w)) {
+    if (rw == RW_LEAD || rw == RW_IF || rw == RW_COPROC || rw == RW_OPEN) {
         L->lead++;
-        if (word_is(L, &w, "coproc"))
+        if (rw == RW_COPROC)
             L->coproc_at = c->nw - 1;
-    } else if (L->coproc_at >= 0 && c->nw == L->coproc_at + 3 && word_is(L, &w, "{")) {
-        c->w[c->nw - 2] = w;            /* coproc NAME { ...; }: NAME is a name, not a program */
+    } else if (L->coproc_at >= 0 && c->nw == L->coproc_at + 3 && word_is(L, wp, "{")) {
+        c->w[c->nw - 2] = *wp;          /* coproc NAME { ...; }: NAME is a name, not a program */
         c->nw--;
         a->wtop--;
         L->lead = c->nw;
@@ -1579,44 +1657,81 @@ static int append_word(void *ctx, const sh_word *wp)
     return 0;
 }
 
+static int add_word_slow(lx *L, sh_word *wp);
+
 static int add_word(lx *L)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
+    if (c->nw < SH_MAX_WORDS && a->wtop < a->wcap && c->nw > L->lead + L->nassign &&
+        L->pending_body < 0 && L->coproc_at < 0 && L->lead >= 0 && !L->function_kw) {
+        /* the common case: an argument, read straight into the command */
+        sh_word *w = &c->w[c->nw];
+        a->wtop++;                      /* reserve it: a substitution parses above */
+        int rc = read_word_marked(L, w);
+        a->wtop--;
+        if (rc < 0)
+            return -1;
+        if (!(w->flags & (SH_W_BRACE | SH_W_SPLIT)) &&
+            !(L->p < L->n && L->s[L->p] == '(')) {
+            c->nw++;
+            a->wtop++;
+            return 0;
+        }
+        sh_word copy = *w;              /* the general path below */
+        return add_word_slow(L, &copy);
+    }
     sh_word w;
     if (read_word_marked(L, &w) < 0)
         return -1;
+    return add_word_slow(L, &w);
+}
+
+static int add_word_slow(lx *L, sh_word *wp)
+{
+    sh_cmd *c = L->c;
+    sh_arena *a = &L->cx->ar;
+    sh_word w = *wp;
     int cmdpos = c->nw == L->lead;
     int marked = (w.flags & (SH_W_BRACE | SH_W_SPLIT)) != 0;
-    if (cmdpos && !marked && !(w.flags & SH_W_QUOTED) && w.len <= 6) {
-        /* compound syntax whose words are not a simple command */
-        if (word_is(L, &w, "[[")) {
-            a->ttop = w.off;
-            L->lead = -1;               /* [[ ... ]] ends the command position */
-            return read_cond(L);
-        }
-        if (word_is(L, &w, "case")) {
-            a->ttop = w.off;
-            end_cmd(L, SEP_SEQ);        /* `! case`, `if case`: the words before are done */
-            return read_case(L);
-        }
-        if (L->case_depth > 0 && word_is(L, &w, "esac")) {
-            a->ttop = w.off;
-            end_cmd(L, SEP_SEQ);
-            L->case_depth--;
-            L->lead = -1;
-            return 0;
-        }
+    int rw = cmdpos ? reserved(L, &w) : RW_NONE;
+    if (L->pending_body >= 0 && cmdpos) {
+        /* name() must be followed by a compound command: f(){f|f&} is a
+         * syntax error bash refuses (the text fails closed) */
+        if (rw != RW_OPEN && rw != RW_IF && rw != RW_COND && rw != RW_CASE &&
+            !word_is(L, &w, "for") && !word_is(L, &w, "select"))
+            return -1;
+        if (rw != RW_OPEN)
+            L->pending_body = -1;       /* f() if ..., f() [[ .. ]]: the body is not followed */
+    }
+    /* compound syntax whose words are not a simple command */
+    if (rw == RW_COND) {
+        a->ttop = w.off;
+        L->lead = -1;                   /* [[ ... ]] ends the command position */
+        return read_cond(L);
+    }
+    if (rw == RW_CASE) {
+        a->ttop = w.off;
+        end_cmd(L, SEP_SEQ);            /* `! case`, `if case`: the words before are done */
+        return read_case(L);
+    }
+    if (rw == RW_ESAC && L->case_depth > 0) {
+        a->ttop = w.off;
+        end_cmd(L, SEP_SEQ);
+        L->case_depth--;
+        L->lead = -1;
+        return 0;
     }
     int nw0 = c->nw;
-    if (marked && c->nw == L->lead + L->nassign && looks_assignment(L, &w)) {
-        sh_word_literal(a->text, &w);   /* X={a,b} X=$IFS: no expansion in an assignment */
-        append_word(L, &w);
-    } else if (marked) {
-        if (sh_word_expand(L->cx, &w, append_word, L) < 0)
+    if (!marked) {
+        if (append_word_rw(L, &w, rw) < 0)
             return -1;
-    } else {
-        append_word(L, &w);
+    } else if (c->nw == L->lead + L->nassign && looks_assignment(L, &w)) {
+        sh_word_literal(a->text, &w);   /* X={a,b} X=$IFS: no expansion in an assignment */
+        if (append_word(L, &w) < 0)
+            return -1;
+    } else if (sh_word_expand(L->cx, &w, append_word, L) < 0) {
+        return -1;
     }
     if (c->nw != nw0 + 1)
         return 0;                       /* expanded: not one of the forms below */
@@ -1628,8 +1743,11 @@ static int add_word(lx *L)
         L->p++;
         return read_array(L, t, w.len - 1 - (size_t)append, append);
     }
+    if (c->nw == L->lead + 1 && L->lead >= 0 && sh_wtext(c, L->lead)[0] == 'f')
+        L->function_kw = word_is(L, &c->w[L->lead], "function");
     /* `function NAME` */
-    if (L->lead >= 0 && c->nw == L->lead + 2 && word_is(L, &c->w[L->lead], "function")) {
+    if (L->function_kw && c->nw == L->lead + 2) {
+        L->function_kw = 0;
         define_function(L, sh_wtext(c, c->nw - 1));
         skip_blanks(L);
         if (L->p + 1 < L->n && L->s[L->p] == '(' ) {
@@ -1729,6 +1847,7 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     L.rbracket = (size_t)-1;
     L.lead = 0;
     L.nassign = 0;
+    L.function_kw = 0;
     L.coproc_at = -1;
     L.pending_body = -1;
     L.closed_group = -1;
@@ -1744,7 +1863,8 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     cmd_reset(&L, piped_in);
     int rc = 0;
     for (;;) {
-        skip_blanks(&L);
+        if (L.p < n && (s[L.p] == ' ' || s[L.p] == '\t' || s[L.p] == '\\'))
+            skip_blanks(&L);
         SH_STEP(cx, 1);
         if (L.p >= n) {
             if (term || L.case_depth > 0)

@@ -155,6 +155,8 @@ Test(shell_model, defaults_arrays_and_loops)
     expect("a=(ls sudo); ${a[1]} id", CRIT, "critical.privilege");
     expect("a=(ls sudo); ${a[0]} -l", SAFE, "bash.safe");
     expect("a=(); a+=(doas); ${a[0]} sh", CRIT, "critical.privilege");
+    expect("c=(s u d o); IFS=; \"${c[*]}\" reboot", CRIT, "critical.privilege");   /* joined by IFS */
+    expect("c=(a b); echo \"${c[*]}\"", SAFE, "bash.safe");
     expect("for c in sudo; do $c reboot; done", CRIT, "critical.privilege");
     expect("for d in ~; do rm -rf \"$d\"; done", CRIT, "critical.rm_home");
     expect("for f in a b; do cat $f; done", SAFE, "bash.safe");
@@ -228,6 +230,9 @@ Test(shell_model, fork_bombs_through_the_call_graph)
     for (size_t i = 0; i < sizeof bombs / sizeof *bombs; i++)
         expect(bombs[i], CRIT, "critical.fork_bomb");
     expect("k(){ $(k) & }; k", CRIT, NULL);     /* also a program from a substitution */
+    /* name() without a compound body is a syntax error bash refuses: fail closed */
+    expect("f(){f|f&};f", CRIT, "critical.unparsed_signal");
+    expect("f() if true; then ls; fi; f", SAFE, "bash.safe");
     /* not bombs: plain recursion, a function piped at top level, calls of another */
     expect("f(){ f; }; f", SAFE, "bash.safe");
     expect("log(){ echo \"$@\"; }; log x | wc -l", SAFE, "bash.safe");

@@ -90,7 +90,8 @@ static void encoded_words(FILE *b, const char *s, size_t n)
     }
 }
 
-int wg_mail_header_text(char **out, const char *text)
+/* text as a header value: as is when ASCII and !always, else as words. */
+static int header_value(char **out, const char *text, int always)
 {
     size_t n = strlen(text);
     if (has_ctl(text, n))
@@ -100,26 +101,16 @@ int wg_mail_header_text(char **out, const char *text)
     FILE *b = open_memstream(&buf, &len);
     if (!b)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    if (ascii(text, n))
+    if (!always && ascii(text, n))
         put(b, text, n);
     else
         encoded_words(b, text, n);
     return close_stream(b, &buf, &len, out, NULL);
 }
 
-int wg_mail_encoded_words(char **out, const char *text)
-{
-    size_t n = strlen(text);
-    if (has_ctl(text, n))
-        return wg_error_set(WG_EINVAL, "header text may not contain control characters");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *b = open_memstream(&buf, &len);
-    if (!b)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    encoded_words(b, text, n);
-    return close_stream(b, &buf, &len, out, NULL);
-}
+int wg_mail_header_text(char **out, const char *text) { return header_value(out, text, 0); }
+
+int wg_mail_encoded_words(char **out, const char *text) { return header_value(out, text, 1); }
 
 /* ---- addresses -------------------------------------------------------------- */
 

@@ -17,6 +17,7 @@
 #include "waggle/connector.h"
 #include "waggle/error.h"
 #include "connect/specs/specs.h"
+#include "connect/rfc5322.h"
 #include "connect/upstream.h"
 
 #include <curl/curl.h>
@@ -154,16 +155,17 @@ static long reserve(const wg_connector_call *call, const settings *s, json_t **f
 
 /* ---- SMTP ----------------------------------------------------------------------- */
 
+/* RFC 2047 words of at most 75 characters (rfc5322.c); the caller already
+ * refused CR/LF. An empty text stays empty. */
 static char *encoded_word(const char *s)
 {
-    size_t n = strlen(s), el = sodium_base64_encoded_len(n, sodium_base64_VARIANT_ORIGINAL);
-    char *b64 = malloc(el), *out = NULL;
-    if (!b64)
+    char *out = NULL;
+    if (!*s)
+        return strdup("");
+    if (wg_mail_encoded_words(&out, s) < 0) {
+        wg_error_clear();
         return NULL;
-    sodium_bin2base64(b64, el, (const unsigned char *)s, n, sodium_base64_VARIANT_ORIGINAL);
-    if (asprintf(&out, "=?UTF-8?B?%s?=", b64) < 0)
-        out = NULL;
-    free(b64);
+    }
     return out;
 }
 

@@ -423,6 +423,17 @@ done:
 
 /* ---- storing tokens ---------------------------------------------------------- */
 
+void wg_oauth_token_free(json_t *tok)
+{
+    static const char *const keys[] = { "access_token", "refresh_token", "id_token" };
+    for (size_t k = 0; tok && k < sizeof keys / sizeof *keys; k++) {
+        json_t *val = json_object_get(tok, keys[k]);
+        if (json_is_string(val))
+            sodium_memzero((void *)json_string_value(val), json_string_length(val));
+    }
+    json_decref(tok);
+}
+
 static int token_ok(const json_t *v)
 {
     return json_is_string(v) && printable(json_string_value(v), WG_OAUTH_TOKEN_MAX);
@@ -807,15 +818,7 @@ done:
         }
         json_decref(pairs);
     }
-    if (tok) {
-        const char *keys[] = { "access_token", "refresh_token", "id_token" };
-        for (size_t k = 0; k < 3; k++) {
-            json_t *val = json_object_get(tok, keys[k]);
-            if (json_is_string(val))
-                sodium_memzero((void *)json_string_value(val), json_string_length(val));
-        }
-        json_decref(tok);
-    }
+    wg_oauth_token_free(tok);
     return rc;
 }
 

@@ -316,13 +316,7 @@ int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, cons
             wg_error_clear();
     }
     json_decref(meta);
-    const char *keys[] = { "access_token", "refresh_token", "id_token" };
-    for (size_t k = 0; k < 3; k++) {
-        json_t *val = json_object_get(tok, keys[k]);
-        if (json_is_string(val))
-            sodium_memzero((void *)json_string_value(val), json_string_length(val));
-    }
-    json_decref(tok);
+    wg_oauth_token_free(tok);
     return rc;
 }
 

@@ -35,6 +35,10 @@ int wg_oauth_store(const wg_connect_vault *v, const char *conn, const wg_oauth_p
                    const json_t *tok, const json_t *old_meta,
                    const wg_connect_vault_item *extra, size_t n_extra);
 
+/* Wipes the secrets of a token response (access, refresh and id tokens) and
+ * releases it. NULL is a no-op. */
+void wg_oauth_token_free(json_t *tok);
+
 /* Appends "k=v" percent-encoded (form) to a growing string; NULL on ENOMEM. */
 char *wg_oauth_form_append(char *s, const char *k, const char *v);
 

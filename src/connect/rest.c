@@ -511,8 +511,8 @@ int wg_rest_link_ok(char **out, const char *base, const char *link)
         ok = 0;     /* "https://host.evil" under "https://host" */
     /* no dot segment anywhere in the path (curl would squash it, and the
      * server may decode %2e): a link cannot climb out of the prefix */
-    const char *path = abs + ol;
-    size_t pl = strcspn(path, "?");
+    const char *path = abs + (ok ? ol : 0);      /* abs may be shorter than ol when !ok */
+    size_t pl = ok ? strcspn(path, "?") : 0;
     for (size_t i = 0; ok && i < pl;) {
         size_t seg = strcspn(path + i, "/");
         if (seg > pl - i)
@@ -1220,6 +1220,32 @@ int wg_rest_run(json_t **out, const wg_rest_ctx *ctx, const json_t *params_in)
     wg_rest_response_clear(&r);
     json_decref(params);
     return rc;
+}
+
+int wg_rest_quote(char **out, const char *text, size_t max, char quote, const char *special,
+                  char esc)
+{
+    size_t n = strlen(text);
+    if (n > max)
+        return wg_error_set(WG_EINVAL, "text longer than %zu bytes", max);
+    char *o = malloc(2 * n + 3), *w = o;
+    if (!o)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *w++ = quote;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c == 0x7f) {
+            free(o);
+            return wg_error_set(WG_EINVAL, "text may not contain control characters");
+        }
+        if (strchr(special, c))
+            *w++ = esc ? esc : (char)c;
+        *w++ = (char)c;
+    }
+    *w++ = quote;
+    *w = 0;
+    *out = o;
+    return 0;
 }
 
 int wg_rest_mime_ok(const char *m)

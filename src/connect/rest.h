@@ -263,6 +263,14 @@ long wg_rest_retry_after(const char *value, long long now_s);
  * absolute URL (new). 0 otherwise, with the message set. */
 int wg_rest_link_ok(char **out, const char *base, const char *link);
 
+/* A string literal of a query language: quote + text + quote, each byte of
+ * `special` preceded by `esc` (or doubled when esc is 0). Control
+ * characters and texts over max bytes are refused (WG_EINVAL; the message
+ * says which). *out new. Drive `q` uses ('\'', "\\'", '\\'), OData
+ * ('\'', "'", 0), Graph $search ('"', "\"\\", '\\'). */
+int wg_rest_quote(char **out, const char *text, size_t max, char quote, const char *special,
+                  char esc);
+
 /* 1 when m is a bare MIME type "type/subtype" of RFC 6838 token characters
  * (no parameters, no spaces, no line breaks), at most 127 bytes. */
 int wg_rest_mime_ok(const char *m);

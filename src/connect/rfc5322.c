@@ -10,36 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a growing string ------------------------------------------------------ */
+/* Messages are written to an open_memstream: a FILE that grows in memory. */
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-    int oom;
-} sb;
+static void put(FILE *b, const char *s, size_t n) { fwrite(s, 1, n, b); }
 
-static void put(sb *b, const char *s, size_t n)
+static void puts_(FILE *b, const char *s) { fputs(s, b); }
+
+/* Ends a memstream and hands over its text (new) in *out; ENOMEM when the
+ * stream failed. */
+static int close_stream(FILE *b, char **buf, size_t *len, char **out, size_t *out_len)
 {
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *g = realloc(b->p, cap);
-        if (!g) {
-            b->oom = 1;
-            return;
-        }
-        b->p = g;
-        b->cap = cap;
+    int bad = ferror(b);
+    fclose(b);
+    if (bad || !*buf) {
+        free(*buf);
+        return wg_error_set(WG_ENOMEM, "out of memory");
     }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
+    *out = *buf;
+    if (out_len)
+        *out_len = *len;
+    return 0;
 }
-
-static void puts_(sb *b, const char *s) { put(b, s, strlen(s)); }
 
 /* ---- RFC 2047 words ---------------------------------------------------------- */
 
@@ -70,7 +61,7 @@ static size_t seq_len(unsigned char c)
  * of at most 75 holds 63 base64 characters: 45 bytes of text (60 chars). */
 enum { WORD_BYTES = (WG_MAIL_WORD_MAX - 12) / 4 * 3 };
 
-static void encoded_words(sb *b, const char *s, size_t n)
+static void encoded_words(FILE *b, const char *s, size_t n)
 {
     size_t i = 0;
     int first = 1;
@@ -99,25 +90,27 @@ static void encoded_words(sb *b, const char *s, size_t n)
     }
 }
 
-int wg_mail_header_text(char **out, const char *text)
+/* text as a header value: as is when ASCII and !always, else as words. */
+static int header_value(char **out, const char *text, int always)
 {
     size_t n = strlen(text);
     if (has_ctl(text, n))
         return wg_error_set(WG_EINVAL, "header text may not contain control characters");
-    sb b = { 0 };
-    if (ascii(text, n))
-        put(&b, text, n);
-    else
-        encoded_words(&b, text, n);
-    if (!b.p && !b.oom)
-        put(&b, "", 0);
-    if (b.oom) {
-        free(b.p);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&buf, &len);
+    if (!b)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    *out = b.p;
-    return 0;
+    if (!always && ascii(text, n))
+        put(b, text, n);
+    else
+        encoded_words(b, text, n);
+    return close_stream(b, &buf, &len, out, NULL);
 }
+
+int wg_mail_header_text(char **out, const char *text) { return header_value(out, text, 0); }
+
+int wg_mail_encoded_words(char **out, const char *text) { return header_value(out, text, 1); }
 
 /* ---- addresses -------------------------------------------------------------- */
 
@@ -171,7 +164,7 @@ static const char *trim(const char *s, size_t *n)
 }
 
 /* Appends one mailbox ("addr" or "Name <addr>") to b, checked. */
-static int mailbox(sb *b, const char *field, const char *s, size_t n)
+static int mailbox(FILE *b, const char *field, const char *s, size_t n)
 {
     if (has_ctl(s, n))
         return wg_error_set(WG_EINVAL, "%s: an address may not contain control characters",
@@ -219,7 +212,7 @@ static int mailbox(sb *b, const char *field, const char *s, size_t n)
 
 /* "Field: a,\r\n b\r\n" for a comma-separated list; *count is raised by the
  * number of mailboxes. */
-static int address_header(sb *b, const char *field, const char *list, size_t *count,
+static int address_header(FILE *b, const char *field, const char *list, size_t *count,
                           int required)
 {
     if (!list || !*trim(list, &(size_t){ strlen(list) })) {
@@ -272,46 +265,45 @@ int wg_mail_build(char **out, size_t *len, const wg_mail *m)
                             "(line breaks would start new header lines)");
     if (bl > WG_MAIL_BODY_MAX)
         return wg_error_set(WG_EINVAL, "body: longer than %d bytes", WG_MAIL_BODY_MAX);
-    sb b = { 0 };
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *b = open_memstream(&buf, &blen);
+    if (!b)
+        return wg_error_set(WG_ENOMEM, "out of memory");
     size_t count = 0, from_count = 0;
     int rc = 0;
-    if (m->from && (rc = address_header(&b, "From", m->from, &from_count, 1)) == 0 &&
+    if (m->from && (rc = address_header(b, "From", m->from, &from_count, 1)) == 0 &&
         from_count != 1)
         rc = wg_error_set(WG_EINVAL, "from: exactly one address");
     if (rc == 0)
-        rc = address_header(&b, "To", m->to, &count, 1);
+        rc = address_header(b, "To", m->to, &count, 1);
     if (rc == 0)
-        rc = address_header(&b, "Cc", m->cc, &count, 0);
+        rc = address_header(b, "Cc", m->cc, &count, 0);
     if (rc == 0)
-        rc = address_header(&b, "Bcc", m->bcc, &count, 0);
+        rc = address_header(b, "Bcc", m->bcc, &count, 0);
     if (rc < 0) {
-        free(b.p);
+        fclose(b);
+        free(buf);
         return rc;
     }
-    puts_(&b, "Subject: ");
+    puts_(b, "Subject: ");
     if (ascii(m->subject, sl))
-        put(&b, m->subject, sl);
+        put(b, m->subject, sl);
     else
-        encoded_words(&b, m->subject, sl);
-    puts_(&b, "\r\nMIME-Version: 1.0\r\nContent-Type: text/");
-    puts_(&b, m->html ? "html" : "plain");
-    puts_(&b, "; charset=\"UTF-8\"\r\nContent-Transfer-Encoding: base64\r\n\r\n");
+        encoded_words(b, m->subject, sl);
+    puts_(b, "\r\nMIME-Version: 1.0\r\nContent-Type: text/");
+    puts_(b, m->html ? "html" : "plain");
+    puts_(b, "; charset=\"UTF-8\"\r\nContent-Transfer-Encoding: base64\r\n\r\n");
     /* base64 in 76-character lines: 57 bytes each */
     for (size_t i = 0; i < bl; i += 57) {
         size_t take = bl - i < 57 ? bl - i : 57;
         char line[80];
         sodium_bin2base64(line, sizeof line, (const unsigned char *)m->body + i, take,
                           sodium_base64_VARIANT_ORIGINAL);
-        puts_(&b, line);
-        puts_(&b, "\r\n");
+        puts_(b, line);
+        puts_(b, "\r\n");
     }
-    if (b.oom) {
-        free(b.p);
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    *out = b.p;
-    *len = b.len;
-    return 0;
+    return close_stream(b, &buf, &blen, out, len);
 }
 
 int wg_mail_base64url(char **out, const char *data, size_t len)

@@ -49,6 +49,12 @@ int wg_mail_build(char **out, size_t *len, const wg_mail *m);
  * characters), WG_ENOMEM. Words are joined by CRLF SP (folded). */
 int wg_mail_header_text(char **out, const char *text);
 
+/* text as RFC 2047 "=?UTF-8?B?...?=" words, always (also for ASCII), each
+ * at most WG_MAIL_WORD_MAX characters and ending on a UTF-8 character,
+ * joined by CRLF SP. *out new. Returns 0, WG_EINVAL (control characters),
+ * WG_ENOMEM. */
+int wg_mail_encoded_words(char **out, const char *text);
+
 /* 1 when a[0..n) is a plain address local@domain: a dot-atom local part
  * (1..64) and LDH labels, WG_MAIL_ADDRESS_MAX bytes at most. */
 int wg_mail_address_ok(const char *a, size_t n);

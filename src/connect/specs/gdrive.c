@@ -72,27 +72,7 @@ static const wg_rest_action rest_actions[] = {
 
 int wg_google_drive_literal(char **out, const char *text)
 {
-    size_t n = strlen(text);
-    if (n > WG_GOOGLE_QUERY_MAX)
-        return wg_error_set(WG_EINVAL, "search text longer than %d bytes", WG_GOOGLE_QUERY_MAX);
-    char *o = malloc(2 * n + 3), *w = o;
-    if (!o)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    *w++ = '\'';
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c < 0x20 || c == 0x7f) {
-            free(o);
-            return wg_error_set(WG_EINVAL, "search text may not contain control characters");
-        }
-        if (c == '\\' || c == '\'')
-            *w++ = '\\';
-        *w++ = (char)c;
-    }
-    *w++ = '\'';
-    *w = 0;
-    *out = o;
-    return 0;
+    return wg_rest_quote(out, text, WG_GOOGLE_QUERY_MAX, '\'', "\\'", '\\');
 }
 
 /* *q (new) becomes "*q and <before><literal><after>", or the clause alone

@@ -7,41 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* quote + text (each c in `escape` preceded by `esc`, or doubled when esc
- * is 0) + quote. */
-static int quoted(char **out, const char *text, char quote, const char *escape, char esc)
-{
-    size_t n = strlen(text);
-    if (n > WG_GRAPH_TEXT_MAX)
-        return wg_error_set(WG_EINVAL, "text longer than %d bytes", WG_GRAPH_TEXT_MAX);
-    char *o = malloc(2 * n + 3), *w = o;
-    if (!o)
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    *w++ = quote;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c < 0x20 || c == 0x7f) {
-            free(o);
-            return wg_error_set(WG_EINVAL, "text may not contain control characters");
-        }
-        if (strchr(escape, c))
-            *w++ = esc ? esc : (char)c;
-        *w++ = (char)c;
-    }
-    *w++ = quote;
-    *w = 0;
-    *out = o;
-    return 0;
-}
-
 int wg_graph_odata_literal(char **out, const char *text)
 {
-    return quoted(out, text, '\'', "'", 0);
+    return wg_rest_quote(out, text, WG_GRAPH_TEXT_MAX, '\'', "'", 0);
 }
 
 int wg_graph_search_phrase(char **out, const char *text)
 {
-    return quoted(out, text, '"', "\"\\", '\\');
+    return wg_rest_quote(out, text, WG_GRAPH_TEXT_MAX, '"', "\"\\", '\\');
 }
 
 int wg_graph_address_ok(const char *a)

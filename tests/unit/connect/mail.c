@@ -235,3 +235,19 @@ Test(connect_mail, drive_literals_escape_quotes_and_backslashes)
     big[WG_GOOGLE_QUERY_MAX + 1] = 0;
     cr_assert_eq(wg_google_drive_literal(&o, big), WG_EINVAL);
 }
+
+Test(connect_mail, header_texts_and_words)
+{
+    char *o = NULL;
+    cr_assert_eq(wg_mail_header_text(&o, "plain ascii"), 0);
+    cr_assert_str_eq(o, "plain ascii");
+    free(o);
+    cr_assert_eq(wg_mail_header_text(&o, "Zoë"), 0);
+    cr_assert_str_eq(o, "=?UTF-8?B?Wm/Dqw==?=");
+    free(o);
+    cr_assert_eq(wg_mail_encoded_words(&o, "ab"), 0, "always encoded");
+    cr_assert_str_eq(o, "=?UTF-8?B?YWI=?=");
+    free(o);
+    cr_assert_eq(wg_mail_header_text(&o, "a\r\nb"), WG_EINVAL);
+    cr_assert_eq(wg_mail_encoded_words(&o, "a\nb"), WG_EINVAL);
+}

@@ -58,6 +58,7 @@ Test(connect_rest, next_links_are_followed_only_under_the_base)
     cr_assert_eq(link(g, "http://graph.microsoft.com/v1.0/me"), WG_EDENIED, "scheme downgrade");
     cr_assert_eq(link(g, "https://user@graph.microsoft.com/v1.0/me"), WG_EDENIED);
     cr_assert_eq(link(g, "https://evil.example/v1.0/me"), WG_EDENIED);
+    cr_assert_eq(link(g, "https://x"), WG_EDENIED, "shorter than the base's origin (fuzz)");
     cr_assert_eq(link(g, "https://graph.microsoft.com/v1.0/../beta/me"), WG_EDENIED);
     cr_assert_eq(link(g, "https://graph.microsoft.com/v1.0/%2e%2E/beta/me"), WG_EDENIED);
     cr_assert_eq(link(g, "https://graph.microsoft.com/v1.0/me/./x"), WG_EDENIED);

@@ -736,7 +736,7 @@ int wg_http__start(wg_server *srv, const char *host, unsigned port, const wg_htt
     } else {
         return wg_error_set(WG_EINVAL, "listen address %s is not an IP address", host);
     }
-    unsigned connections, per_ip, deadline_s;
+    unsigned connections = 0, per_ip = 0, deadline_s = 0;
     int rc = connection_limit(&connections, lim->max_connections, lim->threads);
     if (rc < 0 || (rc = start_watch(srv, lim, connections, &per_ip, &deadline_s)) < 0)
         return rc;

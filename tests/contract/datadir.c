@@ -28,7 +28,8 @@ static void assert_private_tree(const char *path, int depth)
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         char p[4200];
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        int n = snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        cr_assert(n > 0 && (size_t)n < sizeof p, "path too long under %s", path);
         struct stat sb;
         cr_assert_eq(lstat(p, &sb), 0);
         if (S_ISDIR(sb.st_mode)) {

@@ -85,8 +85,8 @@ Test(echo, no_error_message_quotes_a_path_parameter_query_or_body_value)
         for (const char *p = tpl; *p && k + 32 < sizeof path;) {
             if (*p == '{') {
                 k += (size_t)snprintf(path + k, sizeof path - k, "%s", MARK);
-                p = strchr(p, '}');
-                p = p ? p + 1 : p + strlen(p);
+                const char *close = strchr(p, '}');
+                p = close ? close + 1 : p + strlen(p);
             } else {
                 path[k++] = *p++;
             }

@@ -13,12 +13,20 @@ complete_words() {  # complete_words WORD... : COMPREPLY for the last word
   printf '%s\n' "${COMPREPLY[@]}"
 }
 fail() { echo "completions: $*" >&2; exit 1; }
-complete_words ga | grep -qx gate || fail "'waggle ga' does not offer gate"
-complete_words audit v | grep -qx verify || fail "'waggle audit v' does not offer verify"
-complete_words vault "" | grep -qx get || fail "'waggle vault' does not offer get"
-complete_words connectors c | grep -qx connect || fail "'waggle connectors c' does not offer connect"
-complete_words gate --j | grep -qx -- --json || fail "'waggle gate --j' does not offer --json"
-complete_words --data-dir /tm | grep -qx /tmp || fail "--data-dir does not complete directories"
+# offers WANT WORD...: the completion of WORD... includes WANT. The words are
+# captured first: grep -q on a pipe may close it early, and under pipefail
+# the writer's SIGPIPE would fail the check at random.
+offers() {
+  local want=$1 out; shift
+  out=$(complete_words "$@")
+  grep -qx -- "$want" <<<"$out"
+}
+offers gate ga || fail "'waggle ga' does not offer gate"
+offers verify audit v || fail "'waggle audit v' does not offer verify"
+offers get vault "" || fail "'waggle vault' does not offer get"
+offers connect connectors c || fail "'waggle connectors c' does not offer connect"
+offers --json gate --j || fail "'waggle gate --j' does not offer --json"
+offers /tmp --data-dir /tm || fail "--data-dir does not complete directories"
 n=$("$waggle" --list-commands | awk -F'\t' 'NF == 2 && $1 ~ /^[a-z]+$/' | wc -l)
 [ "$n" -ge 10 ] || fail "--list-commands lists $n commands"
 if command -v zsh >/dev/null; then

@@ -29,7 +29,10 @@ typedef struct wg_server wg_server;
  * and errors. Runs on worker threads; must be thread-safe. */
 typedef void (*wg_server_log_fn)(void *ud, const char *line);
 
+#define WG_SERVER_OPTIONS_VERSION 1
+
 typedef struct wg_server_options {
+    unsigned int version;        /* WG_SERVER_OPTIONS_VERSION */
     const char *data_dir;        /* required: an existing directory (wg_datadir_open) */
     const char *listen;          /* "HOST:PORT", "[::1]:PORT", ":PORT" or "PORT";
                                     NULL -> "127.0.0.1:3333". Port 0 = ephemeral. */
@@ -72,10 +75,13 @@ typedef struct wg_server_options {
     void *log_ud;
 } wg_server_options;
 
+#define WG_SERVER_OPTIONS_INIT { .version = WG_SERVER_OPTIONS_VERSION }
+
 /* Starts serving. *out is new: stop and free it with wg_server_stop.
- * Returns 0, WG_EINVAL (bad listen address, missing data_dir, a connection
- * limit RLIMIT_NOFILE cannot hold, a trusted proxy that is not an address), WG_EIO
- * (cannot bind, token file), WG_ENOMEM, or what an area's init returned. */
+ * Returns 0, WG_EINVAL (options of another version, bad listen address,
+ * missing data_dir, a connection limit RLIMIT_NOFILE cannot hold, a trusted
+ * proxy that is not an address), WG_EIO (cannot bind, token file),
+ * WG_ENOMEM, or what an area's init returned. */
 WG_EXTERN int wg_server_start(wg_server **out, const wg_server_options *opt);
 
 /* The bound port (useful with port 0). */

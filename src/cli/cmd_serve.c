@@ -135,7 +135,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *roots[MAX_LIST + 1] = { 0 };
     const char *proxies[MAX_LIST + 1] = { 0 };
     int n_hosts = 0, n_origins = 0, n_never = 0, n_roots = 0, n_proxies = 0;
-    wg_server_options opt = { 0 };
+    wg_server_options opt = WG_SERVER_OPTIONS_INIT;
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
         { "listen", required_argument, NULL, 'l' },

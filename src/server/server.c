@@ -207,6 +207,10 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
 {
     if (!out || !opt || !opt->data_dir || !*opt->data_dir)
         return wg_error_set(WG_EINVAL, "wg_server_start: data_dir is required");
+    if (opt->version != WG_SERVER_OPTIONS_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_server_options version %u, this library knows %d "
+                            "(start from WG_SERVER_OPTIONS_INIT)", opt->version,
+                            WG_SERVER_OPTIONS_VERSION);
     if (opt->autonomy_cap_ms < 0)
         return wg_error_set(WG_EINVAL, "the autonomy cap must be positive (0 = the default "
                             "8 h); a cap is never unlimited");

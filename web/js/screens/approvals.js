@@ -103,13 +103,29 @@ export default async function render(main) {
   const showLevel = () => { const a = autonomy.current(); level.textContent = `at ${a.level}`; };
   showLevel();
   autonomy.onChange(showLevel);
+  const check = h('button', { type: 'button', class: 'button secondary' }, 'Ask the gate');
   const run = h('form', { 'aria-label': 'Run a tool call' },
     field('Tool', tool), field('Arguments (JSON object)', args),
-    h('button', { type: 'submit', class: 'button' }, 'Run'), ' ', level, runOut);
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Run'), check, level), runOut);
+  const parsedArgs = () => {
+    try { return JSON.parse(args.value || '{}'); } catch { replace(runOut, h('p', { class: 'error' }, 'The arguments are not valid JSON.')); return null; }
+  };
+  // The gate alone (POST /api/gate/check): what an agent asks before it acts;
+  // an auto-approval shows as a ⚡ step.
+  check.addEventListener('click', async () => {
+    const parsed = parsedArgs();
+    if (!parsed) return;
+    try {
+      const { body: d } = await post('/api/gate/check', { tool: tool.value, args: parsed, autonomy: autonomy.forRequest() });
+      replace(runOut, h('p', { class: d.needsConfirmation ? 'error' : 'ok' },
+        d.needsConfirmation ? 'The gate asks a person' : d.autoApproved ? 'Auto-approved' : 'Runs without a click',
+        ` — ${d.rule}: ${d.reason}`));
+    } catch (err) { replace(runOut, errorView(err)); }
+  });
   run.addEventListener('submit', async (e) => {
     e.preventDefault();
-    let parsed;
-    try { parsed = JSON.parse(args.value || '{}'); } catch { replace(runOut, h('p', { class: 'error' }, 'The arguments are not valid JSON.')); return; }
+    const parsed = parsedArgs();
+    if (!parsed) return;
     try {
       const { status, body } = await post('/api/tools/execute',
         { tool: tool.value, args: parsed, autonomy: autonomy.forRequest(), sessionId: 'dashboard' });

@@ -87,7 +87,9 @@ const evilBase = `http://127.0.0.1:${evil.address().port}`;
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
                                         args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+// WAGGLE_SHOT_SCALE=0.6 makes smaller screenshots (docs/img/ in the README).
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 },
+  deviceScaleFactor: Number(process.env.WAGGLE_SHOT_SCALE || 1) });
 const page = await context.newPage();
 const problems = [];
 page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -312,6 +314,7 @@ try {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  for (const l of srv.log().split('\n').filter((x) => x.includes('path=/api/events'))) console.log(`# ${l}`);
   await step('no script error and no CSP violation on any screen', async () => {
     assert(problems.length === 0, problems.join('\n'));
   });

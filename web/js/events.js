@@ -22,8 +22,21 @@ export function start() {
       listeners.forEach((fn) => fn(item));
     });
   }
-  source.addEventListener('open', () => document.body.classList.remove('offline'));
-  source.addEventListener('error', () => document.body.classList.add('offline'));
+  // After a reconnect, events sent in between are not replayed: screens
+  // that keep state (the approval queue) reload it on 'reconnected'.
+  let lost = false;
+  const live = document.getElementById('live');
+  source.addEventListener('open', () => {
+    document.body.classList.remove('offline');
+    if (live) live.textContent = 'live';
+    if (lost) listeners.forEach((fn) => fn({ name: 'reconnected', data: {}, at: Date.now() }));
+    lost = false;
+  });
+  source.addEventListener('error', () => {
+    document.body.classList.add('offline');
+    if (live) live.textContent = 'reconnecting…';
+    lost = true;
+  });
 }
 
 export function stop() {

@@ -8,6 +8,9 @@ import * as autonomy from '../autonomy.js';
 import { h, replace, section, field, preview, toast, ago } from '../dom.js';
 import * as events from '../events.js';
 
+// The stored preview is {argsDigest, argsBytes, args} (masked, bounded):
+// the arguments are what a person judges.
+const shownArgs = (input) => (input && typeof input === 'object' && 'args' in input ? input.args : input);
 const when = (x) => (typeof x === 'number' ? x : Date.parse(x));
 
 function normalise(a) {
@@ -40,7 +43,9 @@ export default async function render(main) {
       h('div', { class: 'row' },
         h('h3', { class: 'grow' }, h('code', {}, a.tool)),
         h('span', { class: `badge ${a.cls || ''}` }, a.cls || 'standard'), left),
-      h('pre', { class: 'args', 'aria-label': 'arguments' }, preview(a.input, 800)),
+      h('pre', { class: 'args', 'aria-label': 'arguments' }, preview(shownArgs(a.input), 800)),
+      a.input && a.input.argsDigest ? h('p', { class: 'hint' },
+        `${a.input.argsBytes} bytes, ${String(a.input.argsDigest).slice(0, 23)}…`) : null,
       h('p', {}, h('span', { class: 'rule' }, a.rule || ''), a.reason ? ` — ${a.reason}` : ''),
       h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'button', onclick: () => answer(true),
@@ -62,8 +67,17 @@ export default async function render(main) {
       c.el.textContent = ms > 0 ? `expires in ${ago(ms)}` : 'expired';
     }
   }
+  async function reload() {
+    try {
+      const { body } = await get('/api/approvals');
+      pending.clear();
+      for (const a of body.approvals) if (a.state === 'pending') pending.set(a.approvalId, normalise(a));
+      draw();
+    } catch { /* the next event or reconnect tries again */ }
+  }
   function step(ev) {
     const d = ev.data || {};
+    if (ev.name === 'reconnected') { reload(); return; }
     if (ev.name === 'approval_required') {
       const a = normalise(d);
       if (a.id) { pending.set(a.id, a); draw(); }

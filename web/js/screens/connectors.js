@@ -36,7 +36,7 @@ function connectForm(c, atLimit, reload) {
   const form = h('form', { class: 'connect', 'aria-label': `Connect ${c.name}` },
     c.setupGuide ? h('p', { class: 'guide' }, c.setupGuide) : null,
     c.authType === 'oauth2' ? h('p', { class: 'hint' },
-      `OAuth sign-in runs on the operator's machine: waggle connectors connect ${c.id} --oauth. ` +
+      `OAuth sign-in runs on the operator's machine: waggle connectors oauth ${c.id} --client-id ID. ` +
       'Or paste an access token here.') : null,
     inputs.map(({ f, el }) => field(f.label, el)),
     h('button', { type: 'submit', class: 'button', disabled: atLimit }, `Connect ${c.name}`),

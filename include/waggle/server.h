@@ -90,6 +90,20 @@ WG_EXTERN unsigned wg_server_port(const wg_server *srv);
 /* The API token in use. Borrowed; valid while the server lives. */
 WG_EXTERN const char *wg_server_token(const wg_server *srv);
 
+/* A one-time dashboard login token (docs/server.md, "The dashboard"): 64
+ * hex characters, valid for 10 minutes, used up by the first
+ * POST /api/dashboard/login on any waggled sharing st (only its hash is
+ * stored). *token is new (free()). Returns 0, WG_EBUSY (16 unused tokens
+ * are live), WG_ESTORE, WG_ENOMEM, WG_EINVAL. Thread-safe as st. */
+struct wg_store;
+WG_EXTERN int wg_server_login_token(char **token, struct wg_store *st);
+
+/* The same as a link to this server's dashboard:
+ * "http://HOST:PORT/login#t=TOKEN" (the token in the fragment, so no
+ * request line, log or Referer carries it); HOST is 127.0.0.1 (or [::1])
+ * when the server listens on every address. *url is new (free()). */
+WG_EXTERN int wg_server_login_url(char **url, wg_server *srv);
+
 /* Stops accepting, lets requests in flight finish (up to 10 s), closes the
  * store and frees the server. NULL is a no-op. */
 WG_EXTERN void wg_server_stop(wg_server *srv);

@@ -6,8 +6,10 @@
  * answer and fail the test (cr_expect) when it does not match. A response
  * matches when:
  *   - its path (query ignored) matches one of the document's path templates
- *     (literal segments win over {params}); an unknown path may only answer
- *     an error (status >= 400) whose body is components/schemas/Error;
+ *     (literal segments win over {params}); an unknown path under /api/ may
+ *     only answer an error (status >= 400) whose body is
+ *     components/schemas/Error (other unknown paths are the dashboard's
+ *     static pages, not part of the JSON API);
  *   - the operation for the method exists (OPTIONS/HEAD without one are
  *     transport-level and only checked for status < 500); a method the path
  *     does not have may only answer a status that one of its operations

@@ -85,7 +85,7 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
     o.engine = sc.engine;
     o.actor = "mcp";
     o.poll_ms = (unsigned)poll_ms;
-    rc = wg_mcp_stdio_serve(&o, STDIN_FILENO, STDOUT_FILENO);
+    rc = wg_mcp__stdio_serve(&o, STDIN_FILENO, STDOUT_FILENO);
     storecli_close(&sc);
     return rc < 0 ? wg_cli_error("mcp", rc) : WG_EXIT_OK;
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int wg_mcp_elicit_supported(const json_t *caps)
+int wg_mcp__elicit_supported(const json_t *caps)
 {
     const json_t *el = json_object_get(caps, "elicitation");
     if (!json_is_object(el))
@@ -16,7 +16,7 @@ int wg_mcp_elicit_supported(const json_t *caps)
     return json_object_size(el) == 0 || json_object_get(el, "form") != NULL;
 }
 
-json_t *wg_mcp_elicit_params(const wg_engine_ask *a, const char *protocol)
+json_t *wg_mcp__elicit_params(const wg_engine_ask *a, const char *protocol)
 {
     const wg_gate_decision *d = a->decision;
     char when[WG_TIME_ISO_MAX];
@@ -36,7 +36,7 @@ json_t *wg_mcp_elicit_params(const wg_engine_ask *a, const char *protocol)
     return p;
 }
 
-wg_engine_answer wg_mcp_elicit_answer(const json_t *result, const json_t *error)
+wg_engine_answer wg_mcp__elicit_answer(const json_t *result, const json_t *error)
 {
     if (error || !result)
         return WG_ENGINE_ASK_DEFER;

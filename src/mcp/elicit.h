@@ -16,16 +16,16 @@
 
 /* True when the client's initialize capabilities declare form-mode
  * elicitation ("elicitation": {} counts as form, per the revision). */
-int wg_mcp_elicit_supported(const json_t *client_capabilities);
+int wg_mcp__elicit_supported(const json_t *client_capabilities);
 
 /* The params of elicitation/create for approval a: a message naming the
  * tool, the approval class, rule and reason, and a one-field boolean form
  * "approve". "mode":"form" is sent for protocol 2025-11-25 only (older
  * revisions have no mode). New, or NULL. */
-json_t *wg_mcp_elicit_params(const wg_engine_ask *a, const char *protocol);
+json_t *wg_mcp__elicit_params(const wg_engine_ask *a, const char *protocol);
 
 /* The engine's answer for an elicitation response (result or error; both
  * NULL: none came). */
-wg_engine_answer wg_mcp_elicit_answer(const json_t *result, const json_t *error);
+wg_engine_answer wg_mcp__elicit_answer(const json_t *result, const json_t *error);
 
 #endif

@@ -85,7 +85,7 @@ static void classify(wg_rpc_msg *m)
     m->error = error;
 }
 
-void wg_rpc_parse(wg_rpc_msg *m, const char *text, size_t len)
+void wg_rpc__parse(wg_rpc_msg *m, const char *text, size_t len)
 {
     memset(m, 0, sizeof *m);
     if (len > WG_MCP_FRAME_MAX) {
@@ -105,7 +105,7 @@ void wg_rpc_parse(wg_rpc_msg *m, const char *text, size_t len)
     classify(m);
 }
 
-void wg_rpc_msg_clear(wg_rpc_msg *m)
+void wg_rpc__msg_clear(wg_rpc_msg *m)
 {
     json_decref(m->root);
     memset(m, 0, sizeof *m);
@@ -121,7 +121,7 @@ static json_t *envelope(const json_t *id)
     return o;
 }
 
-json_t *wg_rpc_result(const json_t *id, json_t *result)
+json_t *wg_rpc__result(const json_t *id, json_t *result)
 {
     json_t *o = envelope(id);
     if (!o || !result) {
@@ -133,7 +133,7 @@ json_t *wg_rpc_result(const json_t *id, json_t *result)
     return o;
 }
 
-json_t *wg_rpc_error(const json_t *id, int code, const char *message, json_t *data)
+json_t *wg_rpc__error(const json_t *id, int code, const char *message, json_t *data)
 {
     json_t *o = envelope(id);
     json_t *e = json_pack("{s:i,s:s}", "code", code, "message", message ? message : "error");
@@ -149,7 +149,7 @@ json_t *wg_rpc_error(const json_t *id, int code, const char *message, json_t *da
     return o;
 }
 
-json_t *wg_rpc_request(json_int_t id, const char *method, json_t *params)
+json_t *wg_rpc__request(json_int_t id, const char *method, json_t *params)
 {
     json_t *o = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id", id, "method", method);
     if (o && params)
@@ -159,7 +159,7 @@ json_t *wg_rpc_request(json_int_t id, const char *method, json_t *params)
     return o;
 }
 
-json_t *wg_rpc_notification(const char *method, json_t *params)
+json_t *wg_rpc__notification(const char *method, json_t *params)
 {
     json_t *o = json_pack("{s:s,s:s}", "jsonrpc", "2.0", "method", method);
     if (o && params)
@@ -169,7 +169,7 @@ json_t *wg_rpc_notification(const char *method, json_t *params)
     return o;
 }
 
-char *wg_rpc_dump(const json_t *msg, size_t *len)
+char *wg_rpc__dump(const json_t *msg, size_t *len)
 {
     char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
     if (s && len)

@@ -47,20 +47,20 @@ typedef struct wg_rpc_msg {
 } wg_rpc_msg;
 
 /* Parses and classifies one frame of len bytes (need not be NUL-terminated).
- * Always fills *m (clear it with wg_rpc_msg_clear); an invalid frame is
+ * Always fills *m (clear it with wg_rpc__msg_clear); an invalid frame is
  * kind WG_RPC_INVALID with code, why and, when it could be read, id. */
-void wg_rpc_parse(wg_rpc_msg *m, const char *text, size_t len);
-void wg_rpc_msg_clear(wg_rpc_msg *m);
+void wg_rpc__parse(wg_rpc_msg *m, const char *text, size_t len);
+void wg_rpc__msg_clear(wg_rpc_msg *m);
 
 /* New messages (NULL on allocation failure). id is copied (NULL: null);
  * result, params and data are stolen (params may be NULL). */
-json_t *wg_rpc_result(const json_t *id, json_t *result);
-json_t *wg_rpc_error(const json_t *id, int code, const char *message, json_t *data);
-json_t *wg_rpc_request(json_int_t id, const char *method, json_t *params);
-json_t *wg_rpc_notification(const char *method, json_t *params);
+json_t *wg_rpc__result(const json_t *id, json_t *result);
+json_t *wg_rpc__error(const json_t *id, int code, const char *message, json_t *data);
+json_t *wg_rpc__request(json_int_t id, const char *method, json_t *params);
+json_t *wg_rpc__notification(const char *method, json_t *params);
 
 /* The compact one-line text of msg (jansson escapes every control
  * character, so it never holds a newline). New (free()), or NULL. */
-char *wg_rpc_dump(const json_t *msg, size_t *len);
+char *wg_rpc__dump(const json_t *msg, size_t *len);
 
 #endif

@@ -56,7 +56,7 @@ struct wg_mcp_session {
 static void send_msg(wg_mcp_session *s, const json_t *related, int final, json_t *msg)
 {
     size_t len = 0;
-    char *line = wg_rpc_dump(msg, &len);
+    char *line = wg_rpc__dump(msg, &len);
     json_decref(msg);
     if (line)
         s->o.send(s->o.send_ud, related, final, line, len);
@@ -65,7 +65,7 @@ static void send_msg(wg_mcp_session *s, const json_t *related, int final, json_t
 
 static void send_error(wg_mcp_session *s, const json_t *id, int code, const char *why)
 {
-    send_msg(s, id, 1, wg_rpc_error(id, code, why, NULL));
+    send_msg(s, id, 1, wg_rpc__error(id, code, why, NULL));
 }
 
 /* ---- the clock for waits ------------------------------------------------------ */
@@ -87,7 +87,7 @@ static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
 {
     call *c = ud;
     wg_mcp_session *s = c->s;
-    json_t *params = wg_mcp_elicit_params(a, s->protocol);
+    json_t *params = wg_mcp__elicit_params(a, s->protocol);
     if (!params)
         return WG_ENGINE_ASK_DEFER;
     pthread_mutex_lock(&s->mu);
@@ -100,7 +100,7 @@ static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
     c->ask_id = id;
     c->answered = 0;
     pthread_mutex_unlock(&s->mu);
-    send_msg(s, c->id, 0, wg_rpc_request(id, "elicitation/create", params));
+    send_msg(s, c->id, 0, wg_rpc__request(id, "elicitation/create", params));
 
     int64_t left = a->expires_ms - wg_engine_now(s->o.engine);
     struct timespec until;
@@ -109,7 +109,7 @@ static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
     int rc = 0;
     while (!c->answered && !s->closing && !c->cancelled && rc != ETIMEDOUT)
         rc = pthread_cond_timedwait(&s->cv, &s->mu, &until);
-    wg_engine_answer ans = c->answered ? wg_mcp_elicit_answer(c->ask_result, c->ask_error)
+    wg_engine_answer ans = c->answered ? wg_mcp__elicit_answer(c->ask_result, c->ask_error)
                                        : WG_ENGINE_ASK_DEFER;
     int gave_up = !c->answered;
     c->ask_id = 0;
@@ -118,7 +118,7 @@ static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
     c->ask_result = c->ask_error = NULL;
     pthread_mutex_unlock(&s->mu);
     if (gave_up)   /* tell the client to take the question down (MCP "Cancellation") */
-        send_msg(s, c->id, 0, wg_rpc_notification("notifications/cancelled",
+        send_msg(s, c->id, 0, wg_rpc__notification("notifications/cancelled",
                  json_pack("{s:I,s:s}", "requestId", id, "reason",
                            "waggle stopped waiting: the approval stays pending")));
     return ans;
@@ -140,7 +140,7 @@ static void on_event(void *ud, const wg_engine_event *ev)
     }
     json_t *p = json_pack("{s:O,s:I,s:s}", "progressToken", c->progress, "progress",
                           (json_int_t)++c->steps, "message", text);
-    send_msg(c->s, c->id, 0, wg_rpc_notification("notifications/progress", p));
+    send_msg(c->s, c->id, 0, wg_rpc__notification("notifications/progress", p));
 }
 
 /* ---- tools/call on its own thread ------------------------------------------- */
@@ -152,7 +152,7 @@ static json_t *execute(call *c)
     a.level = s->o.level;
     a.standing = 1;   /* the operator's own choice (`waggle mcp --level`) */
     if (strcmp(c->tool, WG_MCP_GATE_CHECK) == 0)
-        return wg_mcp_gate_check(s->o.engine, c->args, &a);
+        return wg_mcp__gate_check(s->o.engine, c->args, &a);
     wg_engine_call call = WG_ENGINE_CALL_INIT;
     call.tool = c->tool;
     call.args = c->args;
@@ -170,8 +170,8 @@ static json_t *execute(call *c)
     wg_engine_outcome out;
     int rc = wg_engine_execute(s->o.engine, &call, &a, &ctx, &out);
     if (rc < 0)
-        return wg_mcp_tool_error("%s: %s", c->tool, wg_error_last());
-    json_t *r = wg_mcp_call_result(&out);
+        return wg_mcp__tool_error("%s: %s", c->tool, wg_error_last());
+    json_t *r = wg_mcp__call_result(&out);
     wg_engine_outcome_clear(&out);
     return r;
 }
@@ -197,8 +197,8 @@ static void *call_thread(void *arg)
     pthread_mutex_unlock(&s->mu);
     /* a cancelled request gets no response (MCP "Cancellation") */
     if (!cancelled)
-        send_msg(s, c->id, 1, r ? wg_rpc_result(c->id, r)
-                 : wg_rpc_error(c->id, WG_RPC_INTERNAL_ERROR, "out of memory", NULL));
+        send_msg(s, c->id, 1, r ? wg_rpc__result(c->id, r)
+                 : wg_rpc__error(c->id, WG_RPC_INTERNAL_ERROR, "out of memory", NULL));
     else
         json_decref(r);
     pthread_mutex_lock(&s->mu);
@@ -238,7 +238,7 @@ static void m_initialize(wg_mcp_session *s, const wg_rpc_msg *m)
         if (strcmp(protocols[i], want) == 0)
             use = protocols[i];
     snprintf(s->protocol, sizeof s->protocol, "%s", use);
-    s->elicit = wg_mcp_elicit_supported(caps);
+    s->elicit = wg_mcp__elicit_supported(caps);
     s->initialized = 1;
     pthread_mutex_unlock(&s->mu);
     json_t *r = json_pack("{s:s,s:{s:{s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", use,
@@ -249,12 +249,12 @@ static void m_initialize(wg_mcp_session *s, const wg_rpc_msg *m)
         "approval is asked through elicitation when the client supports it; otherwise the "
         "result is an error naming the approval id to approve (waggle approve ID). Call "
         "gate_check before running a tool of your own.");
-    send_msg(s, m->id, 1, wg_rpc_result(m->id, r));
+    send_msg(s, m->id, 1, wg_rpc__result(m->id, r));
 }
 
 static void m_ping(wg_mcp_session *s, const wg_rpc_msg *m)
 {
-    send_msg(s, m->id, 1, wg_rpc_result(m->id, json_object()));
+    send_msg(s, m->id, 1, wg_rpc__result(m->id, json_object()));
 }
 
 static void m_tools_list(wg_mcp_session *s, const wg_rpc_msg *m)
@@ -264,25 +264,25 @@ static void m_tools_list(wg_mcp_session *s, const wg_rpc_msg *m)
         return;
     }
     json_t *tools = NULL;
-    if (wg_mcp_tools_list(&tools, s->o.engine) < 0) {
+    if (wg_mcp__tools_list(&tools, s->o.engine) < 0) {
         send_error(s, m->id, WG_RPC_INTERNAL_ERROR, wg_error_last());
         return;
     }
-    char *fp = wg_mcp_tools_names(tools);   /* what the client now knows */
+    char *fp = wg_mcp__tools_names(tools);   /* what the client now knows */
     pthread_mutex_lock(&s->mu);
     if (fp) {
         free(s->fingerprint);
         s->fingerprint = fp;
     }
     pthread_mutex_unlock(&s->mu);
-    send_msg(s, m->id, 1, wg_rpc_result(m->id, json_pack("{s:o}", "tools", tools)));
+    send_msg(s, m->id, 1, wg_rpc__result(m->id, json_pack("{s:o}", "tools", tools)));
 }
 
 /* A tool this session serves: the listed names (the engine decides again). */
 static int known_tool(wg_mcp_session *s, const char *name)
 {
     char *fp = NULL;
-    if (wg_mcp_tools_fingerprint(&fp, s->o.engine) < 0)
+    if (wg_mcp__tools_fingerprint(&fp, s->o.engine) < 0)
         return 0;
     size_t n = strlen(name);
     int found = 0;
@@ -389,10 +389,10 @@ static void response(wg_mcp_session *s, const wg_rpc_msg *m)
     pthread_mutex_unlock(&s->mu);
 }
 
-void wg_mcp_session_handle(wg_mcp_session *s, const char *frame, size_t len)
+void wg_mcp__session_handle(wg_mcp_session *s, const char *frame, size_t len)
 {
     wg_rpc_msg m;
-    wg_rpc_parse(&m, frame, len);
+    wg_rpc__parse(&m, frame, len);
     if (m.kind == WG_RPC_INVALID) {
         /* an unreadable notification is dropped; everything else is answered */
         if (!(m.code == WG_RPC_INVALID_PARAMS && !m.id))
@@ -417,10 +417,10 @@ void wg_mcp_session_handle(wg_mcp_session *s, const char *frame, size_t len)
         else
             methods[i].fn(s, &m);
     }
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
 }
 
-void wg_mcp_session_oversized(wg_mcp_session *s)
+void wg_mcp__session_oversized(wg_mcp_session *s)
 {
     send_error(s, NULL, WG_RPC_INVALID_REQUEST, "the message is larger than the 4 MiB frame limit");
 }
@@ -440,7 +440,7 @@ static void *watch_thread(void *arg)
             continue;
         pthread_mutex_unlock(&s->mu);
         char *fp = NULL;
-        int rc = wg_mcp_tools_fingerprint(&fp, s->o.engine);
+        int rc = wg_mcp__tools_fingerprint(&fp, s->o.engine);
         pthread_mutex_lock(&s->mu);
         if (rc < 0)
             continue;
@@ -449,7 +449,7 @@ static void *watch_thread(void *arg)
         s->fingerprint = fp;
         if (changed && !s->closing) {
             pthread_mutex_unlock(&s->mu);
-            send_msg(s, NULL, 0, wg_rpc_notification("notifications/tools/list_changed", NULL));
+            send_msg(s, NULL, 0, wg_rpc__notification("notifications/tools/list_changed", NULL));
             pthread_mutex_lock(&s->mu);
         }
     }
@@ -459,10 +459,10 @@ static void *watch_thread(void *arg)
 
 /* ---- life ---------------------------------------------------------------------------- */
 
-int wg_mcp_session_new(wg_mcp_session **out, const wg_mcp_options *o)
+int wg_mcp__session_new(wg_mcp_session **out, const wg_mcp_options *o)
 {
     if (!out || !o || o->version != WG_MCP_OPTIONS_VERSION || !o->engine || !o->send)
-        return wg_error_set(WG_EINVAL, "wg_mcp_session_new: needs an engine and a send function");
+        return wg_error_set(WG_EINVAL, "wg_mcp__session_new: needs an engine and a send function");
     wg_mcp_session *s = calloc(1, sizeof *s);
     if (!s)
         return wg_error_set(WG_ENOMEM, "out of memory");
@@ -490,7 +490,7 @@ int wg_mcp_session_new(wg_mcp_session **out, const wg_mcp_options *o)
     return 0;
 }
 
-void wg_mcp_session_close(wg_mcp_session *s)
+void wg_mcp__session_close(wg_mcp_session *s)
 {
     if (!s)
         return;
@@ -506,11 +506,11 @@ void wg_mcp_session_close(wg_mcp_session *s)
         pthread_join(s->watcher, NULL);
 }
 
-void wg_mcp_session_free(wg_mcp_session *s)
+void wg_mcp__session_free(wg_mcp_session *s)
 {
     if (!s)
         return;
-    wg_mcp_session_close(s);
+    wg_mcp__session_close(s);
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);
     free(s->fingerprint);
@@ -519,7 +519,7 @@ void wg_mcp_session_free(wg_mcp_session *s)
     free(s);
 }
 
-int wg_mcp_session_initialized(wg_mcp_session *s)
+int wg_mcp__session_initialized(wg_mcp_session *s)
 {
     pthread_mutex_lock(&s->mu);
     int v = s->initialized;
@@ -527,12 +527,12 @@ int wg_mcp_session_initialized(wg_mcp_session *s)
     return v;
 }
 
-const char *wg_mcp_session_protocol(wg_mcp_session *s)
+const char *wg_mcp__session_protocol(wg_mcp_session *s)
 {
     return s->protocol;
 }
 
-size_t wg_mcp_session_running(wg_mcp_session *s)
+size_t wg_mcp__session_running(wg_mcp_session *s)
 {
     pthread_mutex_lock(&s->mu);
     size_t n = s->running;

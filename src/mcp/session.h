@@ -22,7 +22,7 @@
  * Every other request method is -32601; malformed frames get -32700,
  * -32600 or -32602 (jsonrpc.h).
  *
- * The transport hands in one frame at a time (wg_mcp_session_handle, from
+ * The transport hands in one frame at a time (wg_mcp__session_handle, from
  * one thread) and receives every outgoing message through send, which may
  * be called from any of the session's threads, must not block and must not
  * call back into the session.
@@ -64,29 +64,29 @@ typedef struct wg_mcp_options {
 
 #define WG_MCP_OPTIONS_INIT { .version = WG_MCP_OPTIONS_VERSION, .level = WG_AUTONOMY_NORMAL }
 
-/* *out new: free with wg_mcp_session_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
-int wg_mcp_session_new(wg_mcp_session **out, const wg_mcp_options *o);
+/* *out new: free with wg_mcp__session_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
+int wg_mcp__session_new(wg_mcp_session **out, const wg_mcp_options *o);
 
 /* Handles one frame (len bytes; at most WG_MCP_FRAME_MAX are read). Never
  * blocks on a tool: tools/call answers later, from its own thread. */
-void wg_mcp_session_handle(wg_mcp_session *s, const char *frame, size_t len);
+void wg_mcp__session_handle(wg_mcp_session *s, const char *frame, size_t len);
 
 /* Answers one frame that never reached handle because it was too large. */
-void wg_mcp_session_oversized(wg_mcp_session *s);
+void wg_mcp__session_oversized(wg_mcp_session *s);
 
 /* The client can send no more (EOF, gone): waits for the person are given
  * up (the approvals stay pending), running calls finish and still answer,
  * the watcher stops. Blocks until no call runs. Idempotent. */
-void wg_mcp_session_close(wg_mcp_session *s);
+void wg_mcp__session_close(wg_mcp_session *s);
 
 /* Closes (as above) and frees. NULL is fine. */
-void wg_mcp_session_free(wg_mcp_session *s);
+void wg_mcp__session_free(wg_mcp_session *s);
 
 /* 1 once initialize was answered. */
-int wg_mcp_session_initialized(wg_mcp_session *s);
+int wg_mcp__session_initialized(wg_mcp_session *s);
 /* The negotiated protocol version ("" before initialize). Borrowed. */
-const char *wg_mcp_session_protocol(wg_mcp_session *s);
+const char *wg_mcp__session_protocol(wg_mcp_session *s);
 /* How many tools/call requests are running now. */
-size_t wg_mcp_session_running(wg_mcp_session *s);
+size_t wg_mcp__session_running(wg_mcp_session *s);
 
 #endif

@@ -137,24 +137,24 @@ static void read_loop(wg_mcp_session *s, int fd)
                 break;
             i++;                 /* the newline */
             if (skipping)
-                wg_mcp_session_oversized(s);
+                wg_mcp__session_oversized(s);
             else {
                 size_t l = len;
                 if (l && line[l - 1] == '\r')
                     l--;
                 if (l)
-                    wg_mcp_session_handle(s, line, l);
+                    wg_mcp__session_handle(s, line, l);
             }
             skipping = 0;
             len = 0;
         }
     }
     if (!skipping && len)        /* a last message without its newline */
-        wg_mcp_session_handle(s, line, len);
+        wg_mcp__session_handle(s, line, len);
     free(line);
 }
 
-int wg_mcp_stdio_serve(const wg_mcp_options *o, int in_fd, int out_fd)
+int wg_mcp__stdio_serve(const wg_mcp_options *o, int in_fd, int out_fd)
 {
     outbox ob = { .fd = out_fd };
     pthread_mutex_init(&ob.mu, NULL);
@@ -166,10 +166,10 @@ int wg_mcp_stdio_serve(const wg_mcp_options *o, int in_fd, int out_fd)
     so.send = enqueue;
     so.send_ud = &ob;
     wg_mcp_session *s = NULL;
-    int rc = wg_mcp_session_new(&s, &so);
+    int rc = wg_mcp__session_new(&s, &so);
     if (rc == 0) {
         read_loop(s, in_fd);
-        wg_mcp_session_free(s);  /* running calls finish and answer */
+        wg_mcp__session_free(s);  /* running calls finish and answer */
     }
     pthread_mutex_lock(&ob.mu);
     ob.done = 1;

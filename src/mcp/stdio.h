@@ -17,6 +17,6 @@
  * running calls finish and answer, waits for the person are given up.
  * o->send is ignored (the transport's own). Returns 0, or WG_E* when the
  * session could not start. SIGPIPE should be ignored by the caller. */
-int wg_mcp_stdio_serve(const wg_mcp_options *o, int in_fd, int out_fd);
+int wg_mcp__stdio_serve(const wg_mcp_options *o, int in_fd, int out_fd);
 
 #endif

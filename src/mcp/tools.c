@@ -61,7 +61,7 @@ static int add(json_t *tools, const char *name, const char *description, json_t 
     return 0;
 }
 
-int wg_mcp_tools_list(json_t **out, wg_engine *e)
+int wg_mcp__tools_list(json_t **out, wg_engine *e)
 {
     json_t *tools = json_array();
     int rc = add(tools, WG_MCP_GATE_CHECK,
@@ -99,7 +99,7 @@ int wg_mcp_tools_list(json_t **out, wg_engine *e)
     return 0;
 }
 
-char *wg_mcp_tools_names(const json_t *tools)
+char *wg_mcp__tools_names(const json_t *tools)
 {
     size_t len = 1, i;
     json_t *t;
@@ -119,13 +119,13 @@ char *wg_mcp_tools_names(const json_t *tools)
     return s;
 }
 
-int wg_mcp_tools_fingerprint(char **out, wg_engine *e)
+int wg_mcp__tools_fingerprint(char **out, wg_engine *e)
 {
     json_t *tools = NULL;
-    int rc = wg_mcp_tools_list(&tools, e);
+    int rc = wg_mcp__tools_list(&tools, e);
     if (rc < 0)
         return rc;
-    char *s = wg_mcp_tools_names(tools);
+    char *s = wg_mcp__tools_names(tools);
     json_decref(tools);
     if (!s)
         return wg_error_set(WG_ENOMEM, "out of memory");
@@ -145,7 +145,7 @@ static json_t *text_result(char *text, int is_error, json_t *structured)
     return r;
 }
 
-json_t *wg_mcp_tool_error(const char *fmt, ...)
+json_t *wg_mcp__tool_error(const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -198,26 +198,26 @@ static json_t *not_ran(const wg_engine_outcome *o)
     return text_result(strdup(buf), 1, sc);
 }
 
-json_t *wg_mcp_call_result(const wg_engine_outcome *out)
+json_t *wg_mcp__call_result(const wg_engine_outcome *out)
 {
     return out->status == WG_ENGINE_RAN ? ran(out) : not_ran(out);
 }
 
-json_t *wg_mcp_gate_check(wg_engine *e, const json_t *args, const wg_autonomy_request *a)
+json_t *wg_mcp__gate_check(wg_engine *e, const json_t *args, const wg_autonomy_request *a)
 {
     const char *tool = json_string_value(json_object_get(args, "tool"));
     const json_t *targs = json_object_get(args, "args");
     if (!tool || !*tool)
-        return wg_mcp_tool_error("gate_check needs \"tool\": the name of the tool to check");
+        return wg_mcp__tool_error("gate_check needs \"tool\": the name of the tool to check");
     if (targs && !json_is_object(targs))
-        return wg_mcp_tool_error("gate_check: \"args\" must be an object");
+        return wg_mcp__tool_error("gate_check: \"args\" must be an object");
     wg_engine_call call = WG_ENGINE_CALL_INIT;
     call.tool = tool;
     call.args = targs;
     wg_engine_outcome o;
     int rc = wg_engine_check(e, &call, a, 0, &o);
     if (rc < 0)
-        return wg_mcp_tool_error("gate_check: %s", wg_error_last());
+        return wg_mcp__tool_error("gate_check: %s", wg_error_last());
     json_t *d = wg_engine_decision_json(&o.decision);
     json_object_set_new(d, "tool", json_string(tool));
     wg_engine_outcome_clear(&o);

@@ -20,13 +20,13 @@
 
 /* The tools/list "tools" array: {name, title?, description, inputSchema,
  * annotations?} each. *out new. Returns 0 or WG_E* (the registry). */
-int wg_mcp_tools_list(json_t **out, wg_engine *e);
+int wg_mcp__tools_list(json_t **out, wg_engine *e);
 
 /* The tool names of that list joined by newlines: what list_changed
  * compares. *out new (free()). */
-int wg_mcp_tools_fingerprint(char **out, wg_engine *e);
+int wg_mcp__tools_fingerprint(char **out, wg_engine *e);
 /* The same for a list already made (NULL when out of memory). New. */
-char *wg_mcp_tools_names(const json_t *tools);
+char *wg_mcp__tools_names(const json_t *tools);
 
 /* The CallToolResult of a finished wg_engine_execute:
  *   RAN       content = the result's data (or error) as JSON text,
@@ -35,14 +35,14 @@ char *wg_mcp_tools_names(const json_t *tools);
  *             (`waggle approve ID`, POST /api/approval/ID) and until when
  *   DENIED, EXPIRED   isError: nothing ran, and why
  * New, or NULL on allocation failure. */
-json_t *wg_mcp_call_result(const wg_engine_outcome *out);
+json_t *wg_mcp__call_result(const wg_engine_outcome *out);
 
 /* gate_check {tool, args?}: the decision (wg_engine_decision_json) at the
  * session's autonomy, audited like POST /api/gate/check. A CallToolResult
  * (isError when the arguments are wrong). New. */
-json_t *wg_mcp_gate_check(wg_engine *e, const json_t *args, const wg_autonomy_request *a);
+json_t *wg_mcp__gate_check(wg_engine *e, const json_t *args, const wg_autonomy_request *a);
 
 /* A CallToolResult with isError and one text item. New. */
-json_t *wg_mcp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+json_t *wg_mcp__tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

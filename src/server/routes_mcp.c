@@ -47,7 +47,7 @@ static const char *const protocols[] = { "2025-11-25", "2025-06-18", "2025-03-26
 typedef struct route {
     json_t *id;
     wg_sse *stream;          /* our reference */
-    int sync;                /* the POST handler is still inside wg_mcp_session_handle */
+    int sync;                /* the POST handler is still inside wg_mcp__session_handle */
     int done;                /* its response was sent */
     int wrote;               /* messages already on the stream */
     char *captured;          /* sync and nothing else written: the response itself */
@@ -139,7 +139,7 @@ static void hs_send(void *ud, const json_t *related, int final, const char *line
 static void *destroy_thread(void *arg)
 {
     hsession *h = arg;
-    wg_mcp_session_free(h->mcp);   /* waits for running calls */
+    wg_mcp__session_free(h->mcp);   /* waits for running calls */
     pthread_mutex_lock(&h->mu);
     while (h->routes) {
         route *r = h->routes;
@@ -223,7 +223,7 @@ static int make_room_locked(area *a, hsession **evicted)
     int64_t now = mono_ms();
     for (hsession *h = a->head; h; h = h->next)
         if (now - h->used_ms >= WG_MCP_HTTP_IDLE_MS && h->refs == 1 &&
-            wg_mcp_session_running(h->mcp) == 0 && (!old || h->used_ms < old->used_ms))
+            wg_mcp__session_running(h->mcp) == 0 && (!old || h->used_ms < old->used_ms))
             old = h;
     if (!old)
         return -1;
@@ -247,7 +247,7 @@ static int create(hsession **out, area *a, wg_engine *engine)
     o.actor = "mcp";
     o.send = hs_send;
     o.send_ud = h;
-    int rc = wg_mcp_session_new(&h->mcp, &o);
+    int rc = wg_mcp__session_new(&h->mcp, &o);
     if (rc < 0) {
         pthread_mutex_destroy(&h->mu);
         free(h);
@@ -277,7 +277,7 @@ static int create(hsession **out, area *a, wg_engine *engine)
 
 static int rpc_status(wg_res *res, int status, int code, const char *why)
 {
-    return wg_res_json(res, status, wg_rpc_error(NULL, code, why, NULL));
+    return wg_res_json(res, status, wg_rpc__error(NULL, code, why, NULL));
 }
 
 static int origin_ok(const wg_req *req)
@@ -319,7 +319,7 @@ static int session_of(hsession **out, wg_res *res, const wg_req *req, area *a)
         return rpc_status(res, 404, WG_RPC_INVALID_REQUEST,
                           "no such MCP session (it ended): initialize again"), -1;
     const char *pv = wg_req_header(req, "MCP-Protocol-Version");
-    const char *neg = wg_mcp_session_protocol((*out)->mcp);
+    const char *neg = wg_mcp__session_protocol((*out)->mcp);
     if (pv && neg[0] && strcmp(pv, neg) != 0) {
         release(a, *out);
         return rpc_status(res, 400, WG_RPC_INVALID_REQUEST,
@@ -350,7 +350,7 @@ static int answer_request(wg_res *res, const wg_req *req, hsession *h, const wg_
     h->routes = r;
     pthread_mutex_unlock(&h->mu);
 
-    wg_mcp_session_handle(h->mcp, req->raw_body, req->raw_len);
+    wg_mcp__session_handle(h->mcp, req->raw_body, req->raw_len);
 
     pthread_mutex_lock(&h->mu);
     r->sync = 0;
@@ -379,10 +379,10 @@ static int mcp_post(wg_res *res, const wg_req *req)
         return rpc_status(res, 406, WG_RPC_INVALID_REQUEST,
                           "Accept must list application/json and text/event-stream");
     wg_rpc_msg m;
-    wg_rpc_parse(&m, req->raw_body, req->raw_len);
+    wg_rpc__parse(&m, req->raw_body, req->raw_len);
     if (m.kind == WG_RPC_INVALID) {
-        wg_res_json(res, 400, wg_rpc_error(m.id, m.code, m.why, NULL));
-        wg_rpc_msg_clear(&m);
+        wg_res_json(res, 400, wg_rpc__error(m.id, m.code, m.why, NULL));
+        wg_rpc__msg_clear(&m);
         return 0;
     }
     hsession *h = NULL;
@@ -391,12 +391,12 @@ static int mcp_post(wg_res *res, const wg_req *req)
     int rc = 0;
     if (fresh) {
         if ((rc = create(&h, a, req->ctx->engine)) < 0) {
-            wg_rpc_msg_clear(&m);
+            wg_rpc__msg_clear(&m);
             return rpc_status(res, rc == WG_EBUSY ? 503 : 500, WG_RPC_INTERNAL_ERROR,
                               wg_error_last());
         }
     } else if (session_of(&h, res, req, a) < 0) {
-        wg_rpc_msg_clear(&m);
+        wg_rpc__msg_clear(&m);
         return 0;
     }
     if (m.kind == WG_RPC_REQUEST) {
@@ -404,10 +404,10 @@ static int mcp_post(wg_res *res, const wg_req *req)
         if (fresh)
             wg_res_header(res, "Mcp-Session-Id", h->id);
     } else {
-        wg_mcp_session_handle(h->mcp, req->raw_body, req->raw_len);
+        wg_mcp__session_handle(h->mcp, req->raw_body, req->raw_len);
         wg_res_text(res, 202, NULL, NULL, 0);
     }
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
     release(a, h);
     return 0;
 }
@@ -487,7 +487,7 @@ static void fini(void *state)
     pthread_mutex_unlock(&a->mu);
     while (h) {
         hsession *next = h->next;
-        wg_mcp_session_close(h->mcp);
+        wg_mcp__session_close(h->mcp);
         pthread_mutex_lock(&a->mu);
         int last = --h->refs == 0;
         pthread_mutex_unlock(&a->mu);

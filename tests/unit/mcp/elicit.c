@@ -16,7 +16,7 @@ static json_t *j(const char *text)
 static wg_engine_answer answer(const char *result)
 {
     json_t *r = j(result);
-    wg_engine_answer a = wg_mcp_elicit_answer(r, NULL);
+    wg_engine_answer a = wg_mcp__elicit_answer(r, NULL);
     json_decref(r);
     return a;
 }
@@ -34,10 +34,10 @@ Test(elicit, form_mode_is_what_the_client_declared)
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         json_t *c = j(rows[i].caps);
-        cr_expect_eq(wg_mcp_elicit_supported(c), rows[i].form, "%s", rows[i].caps);
+        cr_expect_eq(wg_mcp__elicit_supported(c), rows[i].form, "%s", rows[i].caps);
         json_decref(c);
     }
-    cr_expect_eq(wg_mcp_elicit_supported(NULL), 0);
+    cr_expect_eq(wg_mcp__elicit_supported(NULL), 0);
 }
 
 Test(elicit, only_an_accepted_ticked_form_approves)
@@ -54,9 +54,9 @@ Test(elicit, only_an_accepted_ticked_form_approves)
     /* cancel, an error or no answer: nothing runs and the approval stays pending */
     cr_expect_eq(answer("{\"action\":\"cancel\"}"), WG_ENGINE_ASK_DEFER);
     json_t *e = j("{\"code\":-32601,\"message\":\"no\"}");
-    cr_expect_eq(wg_mcp_elicit_answer(NULL, e), WG_ENGINE_ASK_DEFER);
+    cr_expect_eq(wg_mcp__elicit_answer(NULL, e), WG_ENGINE_ASK_DEFER);
     json_decref(e);
-    cr_expect_eq(wg_mcp_elicit_answer(NULL, NULL), WG_ENGINE_ASK_DEFER);
+    cr_expect_eq(wg_mcp__elicit_answer(NULL, NULL), WG_ENGINE_ASK_DEFER);
 }
 
 Test(elicit, the_request_names_tool_rule_and_approval_and_asks_one_boolean)
@@ -68,7 +68,7 @@ Test(elicit, the_request_names_tool_rule_and_approval_and_asks_one_boolean)
     snprintf(d.reason, sizeof d.reason, "%s", "sends a message");
     wg_engine_ask a = { "0123456789abcdef0123456789abcdef", "connector_slack-mock_send_slack_message",
                         &d, 1767225600000LL };
-    json_t *p = wg_mcp_elicit_params(&a, "2025-11-25");
+    json_t *p = wg_mcp__elicit_params(&a, "2025-11-25");
     cr_assert_not_null(p);
     const char *msg = json_string_value(json_object_get(p, "message"));
     cr_expect(strstr(msg, "connector_slack-mock_send_slack_message"));
@@ -83,7 +83,7 @@ Test(elicit, the_request_names_tool_rule_and_approval_and_asks_one_boolean)
     cr_expect_eq(json_object_size(json_object_get(schema, "properties")), 1);
     json_decref(p);
     /* older revisions have no "mode" */
-    p = wg_mcp_elicit_params(&a, "2025-06-18");
+    p = wg_mcp__elicit_params(&a, "2025-06-18");
     cr_expect_null(json_object_get(p, "mode"));
     json_decref(p);
 }

@@ -10,7 +10,7 @@
 static wg_rpc_msg parse(const char *text)
 {
     wg_rpc_msg m;
-    wg_rpc_parse(&m, text, strlen(text));
+    wg_rpc__parse(&m, text, strlen(text));
     return m;
 }
 
@@ -20,7 +20,7 @@ static void expect_invalid(const char *text, int code)
     cr_expect_eq(m.kind, WG_RPC_INVALID, "%s", text);
     cr_expect_eq(m.code, code, "%s: code %d, why %s", text, m.code, m.why);
     cr_expect(m.why[0]);
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
 }
 
 Test(jsonrpc, a_request_a_notification_and_a_response_are_told_apart)
@@ -30,19 +30,19 @@ Test(jsonrpc, a_request_a_notification_and_a_response_are_told_apart)
     cr_expect_str_eq(m.method, "tools/list");
     cr_expect_eq(json_integer_value(m.id), 7);
     cr_expect(json_is_object(m.params));
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
     m = parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     cr_expect_eq(m.kind, WG_RPC_NOTIFICATION);
     cr_expect_null(m.id);
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
     m = parse("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{\"action\":\"decline\"}}");
     cr_expect_eq(m.kind, WG_RPC_RESPONSE);
     cr_expect_str_eq(json_string_value(m.id), "a");
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
     m = parse("{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-1,\"message\":\"x\"}}");
     cr_expect_eq(m.kind, WG_RPC_RESPONSE);
     cr_expect_not_null(m.error);
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
 }
 
 Test(jsonrpc, not_json_is_a_parse_error)
@@ -71,10 +71,10 @@ Test(jsonrpc, deep_nesting_fails_closed)
     s[n++] = '}';
     s[n++] = '}';
     wg_rpc_msg m;
-    wg_rpc_parse(&m, s, n);
+    wg_rpc__parse(&m, s, n);
     cr_expect_eq(m.kind, WG_RPC_INVALID);
     cr_expect_eq(m.code, WG_RPC_PARSE_ERROR);
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
     free(s);
 }
 
@@ -113,7 +113,7 @@ Test(jsonrpc, params_that_are_not_an_object_are_invalid_params_with_the_id_kept)
     cr_expect_eq(m.kind, WG_RPC_INVALID);
     cr_expect_eq(m.code, WG_RPC_INVALID_PARAMS);
     cr_expect_eq(json_integer_value(m.id), 9);
-    wg_rpc_msg_clear(&m);
+    wg_rpc__msg_clear(&m);
 }
 
 Test(jsonrpc, the_frame_limit_is_exact)
@@ -126,12 +126,12 @@ Test(jsonrpc, the_frame_limit_is_exact)
     for (size_t len = max - 1; len <= max + 1; len++) {
         memcpy(s + len - 3, "\"}}", 3);
         wg_rpc_msg m;
-        wg_rpc_parse(&m, s, len);
+        wg_rpc__parse(&m, s, len);
         if (len <= max)
             cr_expect_eq(m.kind, WG_RPC_NOTIFICATION, "len %zu: %s", len, m.why);
         else
             cr_expect_eq(m.code, WG_RPC_INVALID_REQUEST, "len %zu", len);
-        wg_rpc_msg_clear(&m);
+        wg_rpc__msg_clear(&m);
         memset(s + len - 3, 'a', 3);
     }
     free(s);
@@ -140,9 +140,9 @@ Test(jsonrpc, the_frame_limit_is_exact)
 Test(jsonrpc, messages_are_one_line_and_copy_the_id)
 {
     json_t *id = json_string("x\ny");
-    json_t *r = wg_rpc_error(id, WG_RPC_INVALID_PARAMS, "bad\nthing", NULL);
+    json_t *r = wg_rpc__error(id, WG_RPC_INVALID_PARAMS, "bad\nthing", NULL);
     size_t len = 0;
-    char *line = wg_rpc_dump(r, &len);
+    char *line = wg_rpc__dump(r, &len);
     cr_assert_not_null(line);
     cr_expect_null(memchr(line, '\n', len));
     cr_expect_str_eq(line, "{\"jsonrpc\":\"2.0\",\"id\":\"x\\ny\",\"error\":"
@@ -150,7 +150,7 @@ Test(jsonrpc, messages_are_one_line_and_copy_the_id)
     free(line);
     json_decref(r);
     json_decref(id);
-    r = wg_rpc_error(NULL, WG_RPC_PARSE_ERROR, "p", NULL);
+    r = wg_rpc__error(NULL, WG_RPC_PARSE_ERROR, "p", NULL);
     cr_expect(json_is_null(json_object_get(r, "id")));
     json_decref(r);
 }

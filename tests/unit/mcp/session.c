@@ -73,7 +73,7 @@ static json_t *wait_for(size_t *from, json_int_t id, const char *method)
 
 static void handle(const char *text)
 {
-    wg_mcp_session_handle(sess, text, strlen(text));
+    wg_mcp__session_handle(sess, text, strlen(text));
 }
 
 static void start(const char *caps, wg_autonomy level)
@@ -84,7 +84,7 @@ static void start(const char *caps, wg_autonomy level)
     o.poll_ms = 50;
     o.send = capture;
     o.send_ud = &out;
-    cr_assert_eq(wg_mcp_session_new(&sess, &o), 0, "%s", wg_error_last());
+    cr_assert_eq(wg_mcp__session_new(&sess, &o), 0, "%s", wg_error_last());
     char buf[512];
     snprintf(buf, sizeof buf, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
              "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":%s,\"clientInfo\":"
@@ -108,7 +108,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    wg_mcp_session_free(sess);
+    wg_mcp__session_free(sess);
     sess = NULL;
     wg_engine_free(engine);
     json_decref(out.msgs);
@@ -156,7 +156,7 @@ Test(session, initialize_negotiates_the_revision_and_declares_tools)
     o.no_watch = 1;
     o.send = capture;
     o.send_ud = &out;
-    cr_assert_eq(wg_mcp_session_new(&sess, &o), 0);
+    cr_assert_eq(wg_mcp__session_new(&sess, &o), 0);
     handle("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
     cr_expect_eq(error_code(wait_for(NULL, 1, NULL)), -32600, "tools/list before initialize");
     handle("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
@@ -174,7 +174,7 @@ Test(session, initialize_negotiates_the_revision_and_declares_tools)
     handle("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"initialize\",\"params\":"
            "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{}}}");
     cr_expect_eq(error_code(wait_for(NULL, 5, NULL)), -32600, "initialized twice");
-    cr_expect_str_eq(wg_mcp_session_protocol(sess), "2025-06-18");
+    cr_expect_str_eq(wg_mcp__session_protocol(sess), "2025-06-18");
 }
 
 Test(session, an_unknown_revision_is_answered_with_the_newest)
@@ -184,7 +184,7 @@ Test(session, an_unknown_revision_is_answered_with_the_newest)
     o.no_watch = 1;
     o.send = capture;
     o.send_ud = &out;
-    cr_assert_eq(wg_mcp_session_new(&sess, &o), 0);
+    cr_assert_eq(wg_mcp__session_new(&sess, &o), 0);
     handle("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
            "{\"protocolVersion\":\"1999-01-01\",\"capabilities\":{}}}");
     json_t *r = result_of(wait_for(NULL, 1, NULL));
@@ -310,7 +310,7 @@ Test(session, a_cancelled_call_stops_waiting_and_gets_no_answer)
            "{\"requestId\":2,\"reason\":\"user\"}}");
     /* we take the question down, and the call ends without a response */
     json_decref(wait_for(&from, -1, "notifications/cancelled"));
-    wg_mcp_session_close(sess);
+    wg_mcp__session_close(sess);
     pthread_mutex_lock(&out.mu);
     size_t i;
     json_t *m;
@@ -332,7 +332,7 @@ Test(session, closing_gives_up_the_wait_and_the_call_still_answers)
     size_t from = 0;
     handle(send_call);
     answer_elicitation(&from, NULL);
-    wg_mcp_session_close(sess);        /* the client went away */
+    wg_mcp__session_close(sess);        /* the client went away */
     json_t *r = result_of(wait_for(NULL, 2, NULL));
     cr_expect(json_is_true(json_object_get(r, "isError")));
     cr_expect_str_eq(json_string_value(json_object_get(json_object_get(r, "structuredContent"),

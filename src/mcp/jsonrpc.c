@@ -9,11 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The message goes back to the client inside a JSON string: jansson's parse
+ * errors can quote the offending bytes, which may be bad UTF-8 or control
+ * characters, so everything but printable ASCII becomes '?'. */
 static void invalid(wg_rpc_msg *m, int code, const char *why)
 {
     m->kind = WG_RPC_INVALID;
     m->code = code;
     snprintf(m->why, sizeof m->why, "%s", why);
+    for (char *p = m->why; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+            *p = '?';
 }
 
 static int id_ok(const json_t *id)

@@ -281,6 +281,9 @@ static void m_tools_list(wg_mcp_session *s, const wg_rpc_msg *m)
 /* A tool this session serves: the listed names (the engine decides again). */
 static int known_tool(wg_mcp_session *s, const char *name)
 {
+    size_t len = strlen(name);
+    if (!len || len >= WG_ENGINE_TOOL_MAX || strpbrk(name, "\n\r"))
+        return 0;
     char *fp = NULL;
     if (wg_mcp__tools_fingerprint(&fp, s->o.engine) < 0)
         return 0;

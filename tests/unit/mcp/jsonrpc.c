@@ -59,6 +59,20 @@ Test(jsonrpc, not_json_is_a_parse_error)
                    WG_RPC_PARSE_ERROR);
 }
 
+Test(jsonrpc, the_error_for_bad_bytes_is_printable_and_always_sent)
+{
+    static const char frame[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\x01\"}";
+    wg_rpc_msg m;
+    wg_rpc__parse(&m, frame, sizeof frame - 1);
+    cr_assert_eq(m.kind, WG_RPC_INVALID);
+    for (const char *p = m.why; *p; p++)
+        cr_expect((unsigned char)*p >= 0x20 && (unsigned char)*p <= 0x7e, "byte %02x", (unsigned char)*p);
+    json_t *e = wg_rpc__error(m.id, m.code, m.why, NULL);
+    cr_expect_not_null(e, "the answer could not be built");
+    json_decref(e);
+    wg_rpc__msg_clear(&m);
+}
+
 Test(jsonrpc, deep_nesting_fails_closed)
 {
     enum { DEPTH = 100000 };

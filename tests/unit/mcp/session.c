@@ -376,6 +376,8 @@ Test(session, bad_calls_get_protocol_errors)
           "\"_meta\":{\"progressToken\":1.5}}}", -32602 },
         { "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/list\"}", -32601 },
         { "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":\"x\"}", -32602 },
+        { "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":"
+          "\"gate_check\\nfind_connector\"}}", -32602 },
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         handle(rows[i].frame);

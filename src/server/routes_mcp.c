@@ -144,11 +144,11 @@ static void *destroy_thread(void *arg)
     while (h->routes) {
         route *r = h->routes;
         h->routes = r->next;
-        wg_sse__push(r->stream, "message", "", 1);
+        wg_sse__push(r->stream, NULL, NULL, 1);
         route_free(r);
     }
     if (h->get) {
-        wg_sse__push(h->get, "message", "", 1);
+        wg_sse__push(h->get, NULL, NULL, 1);
         wg_sse__unref(h->get);
     }
     pthread_mutex_unlock(&h->mu);
@@ -381,7 +381,9 @@ static int mcp_post(wg_res *res, const wg_req *req)
     wg_rpc_msg m;
     wg_rpc__parse(&m, req->raw_body, req->raw_len);
     if (m.kind == WG_RPC_INVALID) {
-        wg_res_json(res, 400, wg_rpc__error(m.id, m.code, m.why, NULL));
+        /* an HTTP error answers without an id (the transport's rule), so
+         * nothing of the request is echoed (route.h) */
+        wg_res_json(res, 400, wg_rpc__error(NULL, m.code, m.why, NULL));
         wg_rpc__msg_clear(&m);
         return 0;
     }
@@ -401,8 +403,14 @@ static int mcp_post(wg_res *res, const wg_req *req)
     }
     if (m.kind == WG_RPC_REQUEST) {
         answer_request(res, req, h, &m);
-        if (fresh)
+        if (fresh && wg_mcp__session_initialized(h->mcp)) {
             wg_res_header(res, "Mcp-Session-Id", h->id);
+        } else if (fresh) {
+            /* a refused initialize leaves no session behind */
+            pthread_mutex_lock(&a->mu);
+            unmap_locked(a, h);
+            pthread_mutex_unlock(&a->mu);
+        }
     } else {
         wg_mcp__session_handle(h->mcp, req->raw_body, req->raw_len);
         wg_res_text(res, 202, NULL, NULL, 0);

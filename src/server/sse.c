@@ -500,7 +500,7 @@ int wg_sse__push(wg_sse *s, const char *event, const char *data, int finish)
 {
     pthread_mutex_lock(&s->mu);
     int ok = !s->finished && !s->closed;
-    if (ok)
+    if (ok && event)
         frame(s, event, data);
     if (finish) {
         s->finished = 1;

@@ -33,7 +33,7 @@ int wg_sse__events(wg_res *res, const wg_req *req);
  * wg_res, or wg_sse__release it) and the caller's (wg_sse__unref).
  * WG_EUNSUPPORTED when the server stops or the stream bound is reached. */
 int wg_sse__open_plain(wg_sse **out, wg_sse_hub *hub);
-/* Frames one event (event name, data on one line); finish ends the stream
+/* Frames one event (event name, data on one line; event NULL: none); finish ends the stream
  * after it drains. Never blocks. -1 when the stream had already ended or its
  * client went away. */
 int wg_sse__push(wg_sse *s, const char *event, const char *data, int finish);

@@ -130,6 +130,9 @@ test('malformed frames and the transport checks', async () => {
   assert.equal(r.status, 400, 'no Mcp-Session-Id');
   r = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'Mcp-Session-Id': '0'.repeat(32) });
   assert.equal(r.status, 404);
+  r = await post('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}');
+  assert.equal(r.json.error.code, -32602);
+  assert.equal(r.headers.get('mcp-session-id'), null, 'a refused initialize makes no session');
   const init = await post('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}');
   const sid = init.headers.get('mcp-session-id');
   assert.match(sid, /^[0-9a-f]{32}$/);

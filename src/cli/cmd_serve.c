@@ -29,7 +29,7 @@ static void usage(FILE *to)
         "                    [--trusted-proxy ADDR]...\n"
         "                    [--max-autonomy LEVEL] [--never-autopass TOOL]...\n"
         "\n"
-        "Runs waggled, the HTTP/JSON service of the spec (connectors, capabilities,\n"
+        "Runs waggled, the HTTP/JSON service (connectors, capabilities, approvals,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
         "the store is SQLite in the data dir, and the bearer token every /api/ route\n"
         "needs is created on first start in DATA_DIR/api-token (mode 0600).\n"
@@ -46,7 +46,7 @@ static void usage(FILE *to)
         "                       also $WAGGLE_CORS_ORIGINS). None by default.\n"
         "  --threads N          worker threads (default: the number of cores)\n"
         "  --autonomy-cap MIN   how far ahead an autonomy override's expiresAt may be\n"
-        "                       for it to apply (spec 7.5; default 480 = 8 h)\n"
+        "                       for it to apply (default 480 = 8 h)\n"
         "  --approval-ttl SEC   how long a call answered 202 pending_approval waits for\n"
         "                       POST /api/approval/ID; after that it counts as denied,\n"
         "                       never runs, and the late answer gets 410 (default 300,\n"
@@ -135,7 +135,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *roots[MAX_LIST + 1] = { 0 };
     const char *proxies[MAX_LIST + 1] = { 0 };
     int n_hosts = 0, n_origins = 0, n_never = 0, n_roots = 0, n_proxies = 0;
-    wg_server_options opt = { 0 };
+    wg_server_options opt = WG_SERVER_OPTIONS_INIT;
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
         { "listen", required_argument, NULL, 'l' },
@@ -287,6 +287,14 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     if (rc < 0) {
         status = wg_cli_error(argv[0], rc);
     } else {
+        /* The dashboard's sign-in link (docs/server.md): one use, 10 min. */
+        char *link = NULL;
+        if (wg_server_login_url(&link, srv) == 0)
+            fprintf(stderr, "waggle: dashboard at %s (one-time link, 10 min; `waggle dashboard` "
+                    "prints another)\n", link);
+        else
+            fprintf(stderr, "waggle: no dashboard link: %s\n", wg_error_last());
+        free(link);
         int sig = 0;
         sigwait(&stop, &sig);
         fprintf(stderr, "waggled: %s received, finishing requests in flight\n",

@@ -669,7 +669,7 @@ Test(engine, racing_processes_cannot_both_take_the_last_slot)
         wg_connect_request req = { .token = "tok-0123456789abcdef" };
         cr_assert_eq(wg_engine_connect(&lim, e, ids[i], &req, "test"), 0);
     }
-    static const char *const racers[] = { "slack", "notion", "discord", "obsidian" };
+    static const char *const racers[] = { "slack", "notion", "discord", "gcal" };
     int pids[4];
     for (int i = 0; i < 4; i++) {
         pid_t pid = fork();

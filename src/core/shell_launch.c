@@ -25,7 +25,7 @@
 #define W(i) sh_wtext(v->c, (i))
 #define FL(i) (v->c->w[(i)].flags)
 
-enum { SH_PROBE_STARTS = 8 };
+enum { SH_PROBE_STARTS = 8, SH_PROBE_WORDS = 32 };   /* program words: the first 32 only */
 
 static const char *const probe_via = "in the arguments of a program that runs commands";
 
@@ -89,7 +89,7 @@ void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
             probe_text(cx, t, n);
             continue;
         }
-        if (starts < SH_PROBE_STARTS && harmful_program(v, j)) {
+        if (starts < SH_PROBE_STARTS && j - from < SH_PROBE_WORDS && harmful_program(v, j)) {
             starts++;
             cx->probes++;
             sh_view sub = *v;

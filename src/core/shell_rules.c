@@ -1295,7 +1295,9 @@ static const char *win_scan(const char *s, size_t n)
                     crit = "deletes a drive root";
                 else if ((strcmp(cmd, "iex") == 0 || strcmp(cmd, "invoke-expression") == 0) && (fetch || nt == f + 1))
                     crit = "runs text downloaded or built at run time (iex)";
-                else if (strcmp(cmd, "start-process") == 0 && runas)
+                else if (strcmp(cmd, "start-process") == 0 &&
+                         (runas || (nt > f + 1 && (strcmp(tok[f + 1], "sudo") == 0 || strcmp(tok[f + 1], "doas") == 0 ||
+                                                   strcmp(tok[f + 1], "gsudo") == 0))))
                     crit = "starts a program elevated (-Verb RunAs)";
                 else if ((strcmp(cmd, "del") == 0 || strcmp(cmd, "erase") == 0) && root)
                     crit = "deletes the files of a drive root";
@@ -1638,9 +1640,31 @@ static int sed_script_ok(const char *s)
     return 1;
 }
 
+/* A sed script's w FILE (or s///w FILE) onto a raw disk. */
+static int sed_writes_disk(const char *s, size_t n)
+{
+    for (const char *q = s; (q = memchr(q, 'w', n - (size_t)(q - s))) != NULL; q++) {
+        const char *f = q + 1;
+        while (f < s + n && (*f == ' ' || *f == '\t'))
+            f++;
+        size_t len = strcspn(f, "\n;}");
+        if (len > (size_t)(s + n - f))
+            len = (size_t)(s + n - f);
+        if (len > 5 && sh_is_raw_disk(f, len))
+            return 1;
+    }
+    return 0;
+}
+
 void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int script_given = 0;
+    for (int j = v->i + 1; j < v->end; j++)
+        if (sed_writes_disk(W(j), v->c->w[j].len)) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", "sed ", "writes to a raw disk (w)",
+                       NULL, v->via);
+            return;
+        }
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (FL(j) & SH_W_OPAQUE) {
@@ -2361,6 +2385,7 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (!g) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " is not a known read-only git command",
                    v->via);
+        sh_probe_args(cx, v, j + 1);    /* git difftool -x 'CMD', git bisect run CMD */
         return;
     }
     j++;

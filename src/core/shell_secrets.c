@@ -22,7 +22,8 @@ typedef struct {
     const char *what;
 } secret_row;
 
-static const secret_row secret_rows[] = {
+/* Paths anywhere in the word (needles start with "/"). */
+static const secret_row anywhere_rows[] = {
     { AT_ANYWHERE,     "/.ssh/",                "an SSH key or config" },
     { AT_ANYWHERE,     "/.aws/",                "AWS credentials" },
     { AT_ANYWHERE,     "/.azure/",              "Azure tokens" },
@@ -41,6 +42,9 @@ static const secret_row secret_rows[] = {
     { AT_ANYWHERE,     "/.waggle/",             "waggle's own vault key or API tokens" },
     { AT_ANYWHERE,     "/etc/shadow",           "the system password hashes" },
     { AT_ANYWHERE,     "/etc/gshadow",          "the system password hashes" },
+};
+/* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
+static const secret_row name_rows[] = {
     { BASENAME_IS,     ".env",                  "an environment file with secrets" },
     { BASENAME_PREFIX, ".env.",                 "an environment file with secrets" },
     { BASENAME_IS,     ".netrc",                "stored login passwords" },
@@ -75,6 +79,9 @@ static const secret_row secret_rows[] = {
     { BASENAME_IS,     "accessTokens.json",     "cloud access tokens" },
     { BASENAME_IS,     "msal_token_cache.json", "cloud access tokens" },
     { BASENAME_IS,     "application_default_credentials.json", "Google Cloud credentials" },
+};
+/* Basename suffixes (last byte in SUFFIX_LAST_BYTES). */
+static const secret_row suffix_rows[] = {
     { BASENAME_SUFFIX, ".key",                  "a private key" },
     { BASENAME_SUFFIX, "_key",                  "a private key" },
     { BASENAME_SUFFIX, ".pem",                  "a key or certificate bundle" },
@@ -137,48 +144,66 @@ static int row_matches(const secret_row *r, const char *t, size_t n, const char 
 }
 
 /* Cheap rejects first (this runs on every argument of every read-only
- * command): path rows need a "/." or "/etc/" somewhere or a leading '.';
- * name rows need the basename's first byte in NAME_FIRST_BYTES; the one
- * suffix row needs the suffix. */
+ * command): one pass over the word finds its basename and whether a path
+ * row can match (a "/." or "/e" in it, or a leading ".x"); name rows need
+ * the basename's first byte in NAME_FIRST_BYTES, suffix rows its last byte
+ * in SUFFIX_LAST_BYTES. Each kind has its own short table. */
+static int is_public(const char *base, size_t bn)
+{
+    return in_list(base, public_names) || (bn > 4 && memcmp(base + bn - 4, ".pub", 4) == 0);
+}
+
 const char *sh_secret_path(const char *t, size_t n)
 {
     if (n == 0)
         return NULL;
-    const char *slash = memrchr(t, '/', n);
-    const char *base = slash ? slash + 1 : t;
-    size_t bn = n - (size_t)(base - t);
-    int pathy = t[0] == '.' || (slash && (memmem(t, n, "/.", 2) || memmem(t, n, "/etc/", 5) ||
-                                          memmem(t, n, "/environ", 8)));
-    int named = bn > 0 && strchr(NAME_FIRST_BYTES, base[0]) != NULL;
-    int keyish = bn > 3 && strchr(SUFFIX_LAST_BYTES, base[bn - 1]) != NULL;
-    if (!pathy && !named && !keyish)
-        return NULL;
-    for (size_t i = 0; i < sizeof secret_rows / sizeof secret_rows[0]; i++) {
-        const secret_row *r = &secret_rows[i];
-        if (r->at == AT_ANYWHERE ? !pathy
-            : r->at == BASENAME_SUFFIX ? !keyish : !named || base[0] != r->needle[0])
-            continue;
-        if (row_matches(r, t, n, base)) {
-            if ((r->needle[2] == 's' || r->needle[2] == 'a') && r->at == AT_ANYWHERE &&
-                (in_list(base, public_names) ||
-                 (bn > 4 && memcmp(base + bn - 4, ".pub", 4) == 0)))
-                return NULL;            /* ~/.ssh/known_hosts, id_rsa.pub, ~/.aws/config */
-            return r->what;
+    const char *base = t;
+    int pathy = t[0] == '.' && n > 1 && t[1] != '/' && t[1] != '.';
+    for (size_t i = 0; i + 1 < n; i++)
+        if (t[i] == '/') {
+            base = t + i + 1;
+            pathy |= t[i + 1] == '.' || t[i + 1] == 'e';
         }
-    }
+    if (t[n - 1] == '/')
+        base = t + n;
+    size_t bn = n - (size_t)(base - t);
+    if (pathy)
+        for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++)
+            if (row_matches(&anywhere_rows[i], t, n, base)) {
+                const char *nd = anywhere_rows[i].needle;
+                if ((nd[2] == 's' || nd[2] == 'a') && bn > 0 && is_public(base, bn))
+                    return NULL;        /* ~/.ssh/known_hosts, id_rsa.pub, ~/.aws/config */
+                return anywhere_rows[i].what;
+            }
+    if (bn == 0)
+        return NULL;
+    if (strchr(NAME_FIRST_BYTES, base[0]))
+        for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++)
+            if (name_rows[i].needle[0] == base[0] && row_matches(&name_rows[i], t, n, base))
+                return name_rows[i].what;
+    if (bn > 3 && strchr(SUFFIX_LAST_BYTES, base[bn - 1]))
+        for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++)
+            if (row_matches(&suffix_rows[i], t, n, base))
+                return suffix_rows[i].what;
     return NULL;
 }
 
 int sh_secret_table_ok(void)
 {
-    for (size_t i = 0; i < sizeof secret_rows / sizeof secret_rows[0]; i++) {
-        const secret_row *r = &secret_rows[i];
-        size_t k = strlen(r->needle);
-        if ((r->at == BASENAME_IS || r->at == BASENAME_PREFIX) && !strchr(NAME_FIRST_BYTES, r->needle[0]))
+    for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++)
+        if ((name_rows[i].at != BASENAME_IS && name_rows[i].at != BASENAME_PREFIX) ||
+            !strchr(NAME_FIRST_BYTES, name_rows[i].needle[0]))
             return 0;
-        if (r->at == BASENAME_SUFFIX && !strchr(SUFFIX_LAST_BYTES, r->needle[k - 1]))
+    for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++) {
+        size_t k = strlen(suffix_rows[i].needle);
+        if (suffix_rows[i].at != BASENAME_SUFFIX || k < 2 ||
+            !strchr(SUFFIX_LAST_BYTES, suffix_rows[i].needle[k - 1]))
             return 0;
-        if (r->at == AT_ANYWHERE && r->needle[0] != '/')
+    }
+    for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
+        const char *nd = anywhere_rows[i].needle;
+        /* a path row is tried only for words with "/." or "/e" (or ".x" first) */
+        if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' || (nd[1] != '.' && nd[1] != 'e'))
             return 0;
     }
     return 1;

@@ -334,8 +334,52 @@ static void bench_load_imported(const wg_catalog *cat, size_t count)
         fprintf(stderr, "cannot remove %s\n", dir);
 }
 
+/* `catalog --quality [--misses] FILE...`: recall@5 and MRR of the ranking
+ * (and the baseline's) on need files, nothing timed; --misses lists the
+ * needs whose wanted ids are not in the top 5. */
+static int quality_only(int argc, char **argv)
+{
+    wg_catalog *cat = NULL;
+    if (wg_catalog_open_embedded(&cat) < 0) {
+        fprintf(stderr, "%s\n", wg_error_last());
+        return 1;
+    }
+    bl_catalog *base = bl_build(cat, 0);
+    int misses = argc > 2 && strcmp(argv[2], "--misses") == 0;
+    for (int a = 2 + misses; a < argc; a++) {
+        evalset ev = { 0 };
+        load_eval(&ev, argv[a]);
+        quality qw = eval_ours(cat, &ev), qb = eval_base(base, cat, &ev);
+        const char *name = strrchr(argv[a], '/') ? strrchr(argv[a], '/') + 1 : argv[a];
+        printf("%-22s %3zu needs  waggle recall@5=%.3f MRR=%.3f   baseline recall@5=%.3f MRR=%.3f\n",
+               name, ev.n, qw.recall5, qw.mrr, qb.recall5, qb.mrr);
+        for (size_t i = 0; misses && i < ev.n; i++) {
+            wg_catalog_hit h[5];
+            size_t n = 0, k;
+            wg_catalog_search(h, 5, &n, cat, ev.q[i], NULL);
+            for (k = 0; k < n && !wanted(ev.want[i], h[k].server->id); k++)
+                ;
+            if (k < n)
+                continue;
+            printf("  miss: %s  [want %s] got", ev.q[i], ev.want[i]);
+            for (k = 0; k < n; k++)
+                printf(" %s", h[k].server->id);
+            printf("\n");
+        }
+        for (size_t i = 0; i < ev.n; i++) {
+            free(ev.q[i]);
+            free(ev.want[i]);
+        }
+    }
+    bl_free(base);
+    wg_catalog_free(cat);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--quality") == 0)
+        return quality_only(argc, argv);
     const char *path = argc > 1 ? argv[1] : WG_SOURCE_DIR "/tests/data/catalog/eval.tsv";
     const char *held = argc > 2 ? argv[2] : WG_SOURCE_DIR "/tests/data/catalog/heldout.tsv";
     evalset ev = { 0 }, ho = { 0 };

@@ -245,6 +245,103 @@ static const struct {
     { "i prefer", "memory", AI },
     { "step by step", "thinking", AI },
     { "second opinion", "models answers", AI },
+    /* round 3 (issue 12): more ways of saying the same needs */
+    /* when: days and times of day mean a calendar */
+    { "reschedule", "calendar events meeting", PROD },
+    { "move my", "calendar events", PROD },
+    { "push my", "calendar events", PROD },
+    { "monday", "calendar events", NONE },
+    { "tuesday", "calendar events", NONE },
+    { "wednesday", "calendar events", NONE },
+    { "thursday", "calendar events", NONE },
+    { "friday", "calendar events", NONE },
+    { "on my plate", "calendar events tasks todo", PROD },
+    { "busy", "calendar free time", PROD },
+    /* money coming in */
+    { "sell", "payments revenue reports sales", BIZ },
+    { "sold", "payments revenue reports sales", BIZ },
+    { "sales", "payments revenue reports crm", BIZ },
+    { "how much did we", "reports revenue payments", BIZ },
+    /* where a name points */
+    { "www", "dns domains", CLOUD },
+    { "point at", "dns domains", CLOUD },
+    { "point to", "dns domains", CLOUD },
+    { "load balancer", "dns domains", CLOUD },
+    /* releases */
+    { "last release", "deployments rollback releases", CLOUD },
+    { "undo", "rollback", NONE },
+    { "revert", "rollback", NONE },
+    /* is it safe */
+    { "sha256", "hash malware threat", SEC },
+    { "md5", "hash malware threat", SEC },
+    { "hash", "hash malware", SEC },
+    { "is this safe", "malware threat reputation", SEC },
+    { "suspicious", "malware threat reputation", SEC },
+    { "who deleted", "audit events", SEC },
+    { "who created", "audit events", SEC },
+    { "who modified", "audit events", SEC },
+    { "audit trail", "audit events", SEC },
+    /* weather without the word */
+    { "jacket", "weather forecast", UTIL },
+    { "coat", "weather forecast", UTIL },
+    { "sunscreen", "weather forecast", UTIL },
+    { "freezing", "weather forecast", UTIL },
+    { "forecast", "weather forecast", UTIL },
+    /* getting there */
+    { "=drive from", "directions routes maps distance", UTIL },
+    { "=the drive", "directions routes maps distance", UTIL },
+    { "walking distance", "places search maps", UTIL },
+    { "how long does it take to get", "directions routes maps", UTIL },
+    { "shops near", "places search maps", UTIL },
+    { "restaurants", "places search maps", UTIL },
+    /* analytics */
+    { "visited", "analytics traffic reports", ANALYTICS },
+    { "visits", "analytics traffic reports", ANALYTICS },
+    { "search terms", "seo keywords search console", ANALYTICS },
+    { "seo", "seo keywords search", ANALYTICS },
+    { "rank on google", "seo keywords", ANALYTICS },
+    { "activation", "analytics events funnel", ANALYTICS },
+    { "engagement", "analytics events", ANALYTICS },
+    { "churn", "analytics cohorts", ANALYTICS },
+    { "a b test", "experiments feature flags analytics", ANALYTICS },
+    /* gradual releases */
+    { "of users", "feature flag rollout", NONE },
+    { "roll out", "feature flag rollout", DEV },
+    { "kill switch", "feature flag toggle", DEV },
+    { "feature flag", "feature flag toggle", DEV },
+    /* code */
+    { "who wrote", "blame commits history repository", CODE },
+    { "codebase", "code symbols references repository", CODE },
+    { "this function", "code symbols references", CODE },
+    { "is called", "symbols references", CODE },
+    { "docs for", "documentation library docs", CODE },
+    { "documentation for", "documentation library docs", CODE },
+    /* tables and records */
+    { "record", "database sql", NONE },
+    { "records", "database sql", NONE },
+    { "tables", "database sql", NONE },
+    { "our tables", "database sql", DB },
+    { "in the database", "database sql", DB },
+    { "rows", "database sql", NONE },
+    /* on this machine */
+    { "my laptop", "files search disk", FILES },
+    { "my computer", "files search disk", FILES },
+    { "my machine", "files search disk", FILES },
+    { "on disk", "files search disk", FILES },
+    /* a place to sleep */
+    { "cabin", "vacation rental listings stays", WEB },
+    { "apartment", "vacation rental listings stays", WEB },
+    { "cottage", "vacation rental listings stays", WEB },
+    { "somewhere to stay", "vacation rental listings stays", WEB },
+    /* media */
+    { "out loud", "speech voice", MEDIA },
+    { "read to me", "speech voice", MEDIA },
+    { "narrate", "speech voice", MEDIA },
+    { "logo", "image generation illustration", MEDIA },
+    { "illustration", "image generation illustration", MEDIA },
+    { "picture of", "image generation", MEDIA },
+    { "image of", "image generation", MEDIA },
+    { "drawing of", "image generation", MEDIA },
     { NULL, NULL, NONE },
 };
 
@@ -357,6 +454,10 @@ void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
             numbers++;
         ops += *p && strchr("%+*/^=", *p) != NULL;
     }
+    static const char *const word_ops[] = { " times ", " plus ", " minus ", " divided by ",
+                                            " multiplied by ", " squared", NULL };
+    for (size_t k = 0; word_ops[k] && numbers >= 1; k++)
+        ops += strstr(query, word_ops[k]) != NULL;
     if (numbers >= 2 && ops >= 1) {
         fn(ctx, "calculat", 8, -1);
         fn(ctx, "arithmetic", 10, -1);

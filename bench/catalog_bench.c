@@ -407,8 +407,9 @@ int main(int argc, char **argv)
     static const char *const sets[][2] = {
         { "needs_tuning.tsv", "needs_heldout.tsv" },
         { "needs_tuning2.tsv", "needs_heldout2.tsv" },
+        { "needs_heldout3.tsv", "needs_heldout4.tsv" },
     };
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < 3; r++) {
         evalset sv[2];
         memset(sv, 0, sizeof sv);
         quality qw[2], qb[2];

@@ -408,8 +408,9 @@ int main(int argc, char **argv)
         { "needs_tuning.tsv", "needs_heldout.tsv" },
         { "needs_tuning2.tsv", "needs_heldout2.tsv" },
         { "needs_heldout3.tsv", "needs_heldout4.tsv" },
+        { "needs_heldout4.tsv", "needs_heldout5.tsv" },
     };
-    for (int r = 0; r < 3; r++) {
+    for (int r = 0; r < 4; r++) {
         evalset sv[2];
         memset(sv, 0, sizeof sv);
         quality qw[2], qb[2];

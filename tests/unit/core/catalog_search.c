@@ -326,7 +326,7 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (held-out): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
-    cr_assert_geq(recall, 0.78, "recall@5 %.3f", recall);
+    cr_assert_geq(recall, 0.79, "recall@5 %.3f", recall);
     measure(WG_TEST_DATA_DIR "/catalog/needs_tuning2.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (tuning, round 2): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
@@ -334,15 +334,21 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout2.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (held-out, round 2): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
-    cr_assert_geq(recall, 0.80, "recall@5 %.3f", recall);
+    cr_assert_geq(recall, 0.82, "recall@5 %.3f", recall);
     /* round 3: heldout3 was written before round 3 and then tuned on;
-     * heldout4 was written after round 3's tuning and never tuned on */
+     * heldout4 was written after round 3's tuning, measured, then tuned on
+     * in round 4; heldout5 was written after round 4 and never tuned on */
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout3.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (round 3, tuned on): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
     cr_assert_geq(recall, 0.95, "recall@5 %.3f", recall);
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout4.tsv", &queries, &recall, &mrr);
-    cr_log_info("needs (held-out, round 3): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
+    cr_log_info("needs (round 4, tuned on): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 40);
-    cr_assert_geq(recall, 0.75, "recall@5 %.3f", recall);
+    cr_assert_geq(recall, 0.95, "recall@5 %.3f", recall);
+    measure(WG_TEST_DATA_DIR "/catalog/needs_heldout5.tsv", &queries, &recall, &mrr);
+    cr_log_info("needs (held-out, round 4): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
+    cr_assert_geq(queries, 40);
+    cr_assert_geq(recall, 0.80, "recall@5 %.3f", recall);
+    cr_assert_geq(mrr, 0.62, "MRR %.3f", mrr);
 }

@@ -24,6 +24,8 @@
 #ifndef WAGGLE_STORE_H
 #define WAGGLE_STORE_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,18 +42,18 @@ typedef struct wg_store wg_store;
  * replicas sharing a database should share WAGGLE_VAULT_PASSPHRASE or one
  * vault.key). *out is new: free with wg_store_free.
  * Returns 0, WG_EINVAL, WG_EIO, WG_ESTORE, WG_ENOMEM. */
-int wg_store_open(wg_store **out, const char *data_dir);
+WG_EXTERN int wg_store_open(wg_store **out, const char *data_dir);
 
 /* Closes the store. NULL is a no-op. Must not be called inside a
  * transaction. */
-void wg_store_free(wg_store *st);
+WG_EXTERN void wg_store_free(wg_store *st);
 
 /* The data dir the store was opened from (borrowed; NULL for a back end
  * opened without one). */
-const char *wg_store_data_dir(const wg_store *st);
+WG_EXTERN const char *wg_store_data_dir(const wg_store *st);
 
 /* Schema version the store is at after migration (>= 1). */
-int wg_store_schema_version(const wg_store *st);
+WG_EXTERN int wg_store_schema_version(const wg_store *st);
 
 /* ---- portable SQL --------------------------------------------------- */
 
@@ -90,19 +92,19 @@ typedef struct wg_store_rows wg_store_rows;
  * (free with wg_store_rows_free; it may hold zero rows). When changes is
  * non-NULL, *changes is the number of rows inserted/updated/deleted.
  * Returns 0, WG_ESTORE, WG_EBUSY, WG_EINVAL, WG_ENOMEM. */
-int wg_store_exec(wg_store *st, const char *sql, const wg_store_value *params,
-                  size_t n, wg_store_rows **rows, int64_t *changes);
+WG_EXTERN int wg_store_exec(wg_store *st, const char *sql, const wg_store_value *params,
+                            size_t n, wg_store_rows **rows, int64_t *changes);
 
-size_t wg_store_rows_count(const wg_store_rows *rows);
-size_t wg_store_rows_columns(const wg_store_rows *rows);
+WG_EXTERN size_t wg_store_rows_count(const wg_store_rows *rows);
+WG_EXTERN size_t wg_store_rows_columns(const wg_store_rows *rows);
 /* Cell accessors: NULL / 0 for SQL NULL or out-of-range. Pointers are
  * borrowed, valid until wg_store_rows_free. Text is NUL-terminated. */
-const char *wg_store_rows_text(const wg_store_rows *rows, size_t r, size_t c);
-int64_t wg_store_rows_int(const wg_store_rows *rows, size_t r, size_t c);
-const void *wg_store_rows_blob(const wg_store_rows *rows, size_t r, size_t c, size_t *len);
-int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
+WG_EXTERN const char *wg_store_rows_text(const wg_store_rows *rows, size_t r, size_t c);
+WG_EXTERN int64_t wg_store_rows_int(const wg_store_rows *rows, size_t r, size_t c);
+WG_EXTERN const void *wg_store_rows_blob(const wg_store_rows *rows, size_t r, size_t c, size_t *len);
+WG_EXTERN int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
 /* Frees the rows, wiping cell memory first. NULL is a no-op. */
-void wg_store_rows_free(wg_store_rows *rows);
+WG_EXTERN void wg_store_rows_free(wg_store_rows *rows);
 
 typedef enum {
     WG_STORE_TX_READ = 0,   /* one snapshot: every read sees the same moment
@@ -113,16 +115,16 @@ typedef enum {
 
 /* Transactions do not nest. Returns 0, WG_EBUSY, WG_ESTORE, WG_EINVAL
  * (already in a transaction on this store). */
-int wg_store_begin(wg_store *st, wg_store_tx kind);
-int wg_store_commit(wg_store *st);
+WG_EXTERN int wg_store_begin(wg_store *st, wg_store_tx kind);
+WG_EXTERN int wg_store_commit(wg_store *st);
 /* Always ends the transaction; returns 0 or WG_ESTORE. */
-int wg_store_rollback(wg_store *st);
+WG_EXTERN int wg_store_rollback(wg_store *st);
 
 /* ---- small settings table (key -> text), e.g. the vault's salt ------- */
 
 /* *out is new (free()). WG_ENOTFOUND when absent. */
-int wg_store_setting_get(char **out, wg_store *st, const char *key);
-int wg_store_setting_set(wg_store *st, const char *key, const char *value);
+WG_EXTERN int wg_store_setting_get(char **out, wg_store *st, const char *key);
+WG_EXTERN int wg_store_setting_set(wg_store *st, const char *key, const char *value);
 
 /* A bounded counter in the settings table (value = decimal text): adds one
  * to key when its value is below limit, as one conditional upsert inside a
@@ -132,7 +134,7 @@ int wg_store_setting_set(wg_store *st, const char *key, const char *value);
  * current value when it already reached limit (nothing changes); WG_EINVAL
  * (limit < 1, NULL key), WG_EBUSY, WG_ESTORE. Must not be called inside a
  * transaction on st. count may be NULL. */
-int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
+WG_EXTERN int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
 
 /* ---- lease locks (migration 4) ---------------------------------------- */
 
@@ -144,11 +146,11 @@ int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t 
  * both win. now_ms 0 = the real clock. Returns 0 (taken), WG_EBUSY
  * (another owner holds a live lease), WG_EINVAL, WG_ESTORE. Must not be
  * called inside a transaction of another thread's making (like every call). */
-int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
-                       int64_t now_ms);
+WG_EXTERN int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
+                                 int64_t now_ms);
 
 /* Releases the lock when owner holds it; 0 also when it did not. */
-int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
+WG_EXTERN int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
 
 /* ---- shared state (migration 5; docs/replicas.md) ---------------------- */
 
@@ -156,13 +158,13 @@ int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
  * file holds on a single machine: every back end but SQLite (several
  * waggled replicas on one PostgreSQL). On SQLite the data dir itself is
  * what the processes of the machine share, and nothing changes. */
-int wg_store_is_shared(const wg_store *st);
+WG_EXTERN int wg_store_is_shared(const wg_store *st);
 /* 0 when the store can be used now (a lost PostgreSQL connection is
  * re-made first; no round trip while it is up), WG_EUNAVAILABLE when the
  * server cannot be reached. SQLite: always 0. */
-int wg_store_ping(wg_store *st);
+WG_EXTERN int wg_store_ping(wg_store *st);
 /* "sqlite", "postgres"; borrowed. */
-const char *wg_store_backend_name(const wg_store *st);
+WG_EXTERN const char *wg_store_backend_name(const wg_store *st);
 
 #define WG_STORE_DOC_NAME_MAX 255          /* bytes of a document's name */
 #define WG_STORE_DOC_MAX (4u * 1024 * 1024)   /* bytes of one document */
@@ -179,11 +181,11 @@ const char *wg_store_backend_name(const wg_store *st);
  * NULL-terminated array (free with wg_store_doc_names_free); more than
  * WG_STORE_DOC_LIST_MAX is WG_EINVAL (fail closed, never a silent cut).
  * Each is one statement: safe inside or outside a transaction. */
-int wg_store_doc_get(char **out, size_t *len, wg_store *st, const char *name);
-int wg_store_doc_put(wg_store *st, const char *name, const char *body, size_t len);
-int wg_store_doc_delete(wg_store *st, const char *name);
-int wg_store_doc_list(char ***names, size_t *n, wg_store *st, const char *prefix);
-void wg_store_doc_names_free(char **names);
+WG_EXTERN int wg_store_doc_get(char **out, size_t *len, wg_store *st, const char *name);
+WG_EXTERN int wg_store_doc_put(wg_store *st, const char *name, const char *body, size_t len);
+WG_EXTERN int wg_store_doc_delete(wg_store *st, const char *name);
+WG_EXTERN int wg_store_doc_list(char ***names, size_t *n, wg_store *st, const char *prefix);
+WG_EXTERN void wg_store_doc_names_free(char **names);
 
 /* ---- notifications between replicas (PostgreSQL LISTEN/NOTIFY) ---------- */
 
@@ -193,7 +195,7 @@ void wg_store_doc_names_free(char **names);
  * when the surrounding transaction, if any, commits). Channel: 1..63 of
  * [a-z0-9_]. WG_EUNSUPPORTED on SQLite; WG_EINVAL for a bad channel or a
  * payload over WG_STORE_NOTIFY_MAX; WG_EUNAVAILABLE when unreachable. */
-int wg_store_notify(wg_store *st, const char *channel, const char *payload);
+WG_EXTERN int wg_store_notify(wg_store *st, const char *channel, const char *payload);
 
 typedef struct wg_store_feed wg_store_feed;
 /* Called on the feed's own thread for each notification; payload borrowed. */
@@ -203,12 +205,12 @@ typedef void (*wg_store_feed_fn)(void *ud, const char *payload);
  * hands every notification to fn. A lost connection is retried every
  * half second (notifications sent meanwhile are not replayed). *out new:
  * stop with wg_store_feed_stop. WG_EUNSUPPORTED on SQLite. */
-int wg_store_feed_start(wg_store_feed **out, wg_store *st, const char *channel,
+WG_EXTERN int wg_store_feed_start(wg_store_feed **out, wg_store *st, const char *channel,
                         wg_store_feed_fn fn, void *ud);
 /* Stops the thread (joins it; fn is not running after) and frees. NULL ok. */
-void wg_store_feed_stop(wg_store_feed *f);
+WG_EXTERN void wg_store_feed_stop(wg_store_feed *f);
 /* 1 while the feed's connection is up and listening. */
-int wg_store_feed_listening(wg_store_feed *f);
+WG_EXTERN int wg_store_feed_listening(wg_store_feed *f);
 
 /* ---- back-end interface (for back-end authors) ----------------------- */
 
@@ -227,19 +229,19 @@ typedef struct wg_store_backend {
 
 /* The built-in back ends: SQLite (one file) and PostgreSQL (libpq
  * conninfo or postgres:// URL as the target; several replicas share it). */
-const wg_store_backend *wg_store_sqlite_backend(void);
-const wg_store_backend *wg_store_postgres_backend(void);
+WG_EXTERN const wg_store_backend *wg_store_sqlite_backend(void);
+WG_EXTERN const wg_store_backend *wg_store_postgres_backend(void);
 
 /* Opens any back end and migrates it. data_dir may be NULL. */
-int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
-                          const char *target, const char *data_dir);
+WG_EXTERN int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
+                                    const char *target, const char *data_dir);
 
 /* For back ends: building a result set. wg_store_rows_new returns NULL on
  * allocation failure; wg_store_rows_add_row appends an all-NULL row;
  * wg_store_rows_set copies the value into the last row. */
-wg_store_rows *wg_store_rows_new(size_t columns);
-int wg_store_rows_add_row(wg_store_rows *rows);
-int wg_store_rows_set(wg_store_rows *rows, size_t c, const wg_store_value *v);
+WG_EXTERN wg_store_rows *wg_store_rows_new(size_t columns);
+WG_EXTERN int wg_store_rows_add_row(wg_store_rows *rows);
+WG_EXTERN int wg_store_rows_set(wg_store_rows *rows, size_t c, const wg_store_value *v);
 
 #ifdef __cplusplus
 }

@@ -201,8 +201,10 @@ typedef struct wg_store_feed wg_store_feed;
 /* Called on the feed's own thread for each notification; payload borrowed. */
 typedef void (*wg_store_feed_fn)(void *ud, const char *payload);
 
-/* Starts a thread with its own connection that LISTENs on channel and
- * hands every notification to fn. A lost connection is retried every
+/* Starts a thread with its own connection ($WAGGLE_DATABASE_LISTEN_URL when
+ * set - LISTEN needs a session, so behind PgBouncer in transaction mode it
+ * goes straight to PostgreSQL - else the store's target) that LISTENs on
+ * channel and hands every notification to fn. A lost connection is retried every
  * half second (notifications sent meanwhile are not replayed). *out new:
  * stop with wg_store_feed_stop. WG_EUNSUPPORTED on SQLite. */
 WG_EXTERN int wg_store_feed_start(wg_store_feed **out, wg_store *st, const char *channel,

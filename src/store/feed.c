@@ -135,8 +135,11 @@ int wg_store_feed_start(wg_store_feed **out, wg_store *st, const char *channel,
         return wg_error_set(WG_EINVAL, "a channel is 1..%d of [a-z0-9_]", CHANNEL_MAX);
     if (strcmp(wg_store_backend_name(st), "postgres") != 0)
         return wg_error_set(WG_EUNSUPPORTED, "a feed needs the PostgreSQL back end");
+    /* LISTEN needs a session of its own: behind PgBouncer in transaction
+     * mode the operator points this one connection straight at PostgreSQL. */
+    const char *direct = getenv("WAGGLE_DATABASE_LISTEN_URL");
     wg_store_feed *f = calloc(1, sizeof *f);
-    if (!f || !(f->conninfo = strdup(wg_store__target(st)))) {
+    if (!f || !(f->conninfo = strdup(direct && *direct ? direct : wg_store__target(st)))) {
         free(f);
         return wg_error_set(WG_ENOMEM, "out of memory");
     }

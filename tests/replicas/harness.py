@@ -542,6 +542,7 @@ def run_test(args):
         time.sleep(2)
         cl.start(victim)
         log("replica 2 restarted")
+        time.sleep(1)     # HAProxy's checks see it again
         load.faulty.clear()
         time.sleep(6)
 
@@ -578,6 +579,7 @@ def run_test(args):
         if len(recovered) != 3:
             failures.append("replicas that did not recover without a restart: %s"
                             % sorted(set(cl.ports) - set(recovered)))
+        time.sleep(1)     # requests in flight when the last probe passed
         load.faulty.clear()
         time.sleep(max(0, 32 - (time.time() - start)))
         load.stop.set()

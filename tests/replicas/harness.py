@@ -438,8 +438,8 @@ class Load:
 
 def sse_cross_replica(cl):
     """An approval made on the last replica reaches GET /api/events on the first."""
-    got = threading.Event()
-    box = {}
+    box = {"buf": b"", "done": False}
+    lock = threading.Lock()
 
     def listen():
         c = http.client.HTTPConnection("127.0.0.1", cl.ports[0], timeout=15)
@@ -447,30 +447,36 @@ def sse_cross_replica(cl):
                                                  "Accept": "text/event-stream",
                                                  "Host": "127.0.0.1"})
         r = c.getresponse()
-        box["status"] = r.status
-        box["ready"] = True
-        end = time.time() + 12
-        buf = b""
-        while time.time() < end and not got.is_set():
-            line = r.fp.readline()
+        end = time.time() + 14
+        while time.time() < end and not box["done"]:
+            try:
+                line = r.fp.readline()
+            except OSError:
+                break
             if not line:
                 break
-            buf += line
-            if box.get("aid") and box["aid"].encode() in buf:
-                got.set()
+            with lock:
+                box["buf"] += line
         c.close()
     t = threading.Thread(target=listen, daemon=True)
     t.start()
-    time.sleep(1.0)
+    deadline = time.time() + 5
+    while time.time() < deadline and b"waggle event stream" not in box["buf"]:
+        time.sleep(0.05)
     st, j = call(cl.ports[-1], "POST", "/api/tools/execute", {
         "tool": "connector_github_create_issue",
         "args": {"owner": "octo", "repo": "hive", "title": "sse-probe"}})
     assert st == 202, (st, j)
-    box["aid"] = j["approvalId"]
-    got.wait(10)
-    t.join(1)
-    call(cl.ports[-1], "POST", "/api/approval/" + box["aid"], {"approved": False})
-    return got.is_set()
+    aid = j["approvalId"].encode()
+    deadline = time.time() + 10
+    seen = False
+    while time.time() < deadline and not seen:
+        with lock:
+            seen = aid in box["buf"]
+        time.sleep(0.05)
+    box["done"] = True
+    call(cl.ports[-1], "POST", "/api/approval/" + aid.decode(), {"approved": False})
+    return seen
 
 
 def run_test(args):

@@ -360,3 +360,33 @@ Test(shared_pg, a_lost_connection_is_unavailable_then_remade)
     free(v);
     wg_store_free(st);
 }
+
+/* `waggle tier` on the replicas' database: set and read through the store,
+ * not through a config.json of the CLI's own data dir. */
+Test(shared_pg, cli_tier_goes_through_the_shared_store)
+{
+    char env[1400];
+    snprintf(env, sizeof env, "WAGGLE_DATABASE_URL=%s", conninfo);
+    const char *envp[] = { env, "WAGGLE_VAULT_PASSPHRASE=shared by replicas", NULL };
+    const char *set[] = { "--data-dir", dir, "tier", "set", "teams", "--json", NULL };
+    wgt_result r;
+    cr_assert_eq(wgt_run_cli(&r, NULL, envp, set), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    cr_assert_neq(access(path, F_OK), 0, "no config.json beside a shared store");
+    wg_store *st = open_store();
+    wg_tier_status t;
+    cr_assert_eq(wg_tier__read_in(&t, st, NULL, 0), 0);
+    cr_assert_eq(t.effective, WG_TIER_TEAMS);
+    wg_store_free(st);
+    char *other = wgt_tmpdir();
+    const char *get[] = { "--data-dir", other, "tier", "--json", NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, envp, get), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"TEAMS\""), "%s", r.out);
+    wgt_result_free(&r);
+    wgt_rmtree(other);
+    free(other);
+}

@@ -17,6 +17,7 @@
  * down every call fails fast with WG_EUNAVAILABLE (the service answers 503)
  * and the first one after it is back succeeds; nothing restarts. */
 #include "store/store_int.h"
+#include "waggle/sys/store.h"
 #include "waggle/error.h"
 
 #include <libpq-fe.h>
@@ -287,6 +288,7 @@ int wg_store__pg_ping(void *vd)
 }
 
 static const wg_store_backend postgres_backend = {
+    .version = WG_STORE_BACKEND_VERSION,
     .name = "postgres",
     .blob_type = "BYTEA",
     .open = pg_open,

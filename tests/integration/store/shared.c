@@ -20,6 +20,7 @@
 #include "waggle/error.h"
 #include "waggle/personas.h"
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "wgtest.h"
 
 static char conninfo[1200], base[900], schema[64];

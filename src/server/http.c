@@ -95,7 +95,7 @@ static void log_safe_copy(char *dst, size_t cap, const char *src)
     dst[i] = '\0';
 }
 
-void wg_server_logf(const wg_server_ctx *ctx, const char *fmt, ...)
+void wg_server__logf(const wg_server_ctx *ctx, const char *fmt, ...)
 {
     if (!ctx || !ctx->log)
         return;
@@ -141,7 +141,7 @@ const char *wg_req_cookie(const wg_req *req, const char *name)
                                        name);
 }
 
-void *wg_server_area_state(const wg_server_ctx *ctx, const char *area)
+void *wg_server__area_state(const wg_server_ctx *ctx, const char *area)
 {
     const wg_server *srv = ctx->priv;
     for (size_t a = 0; a < srv->n_areas; a++)
@@ -738,9 +738,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (!st)
         return;
     if (srv->log && st->queued)
-        wg_server_logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu request_id=%s%s",
-                       st->method, st->path, st->status, now_us() - st->t0, st->request_id,
-                       why == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted=1");
+        wg_server__logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu request_id=%s%s",
+                        st->method, st->path, st->status, now_us() - st->t0, st->request_id,
+                        why == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted=1");
     if (st->counted)
         atomic_fetch_sub(&srv->in_flight, 1);
     free(st->body);
@@ -781,7 +781,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     char line[512];
     vsnprintf(line, sizeof line, fmt, ap);
     line[strcspn(line, "\n")] = '\0';
-    wg_server_logf(&srv->ctx, "mhd %s", line);
+    wg_server__logf(&srv->ctx, "mhd %s", line);
 }
 
 /* The global connection limit: what was asked (or DEFAULT_CONNECTIONS), and
@@ -885,9 +885,9 @@ int wg_http__start(wg_server *srv, const char *host, unsigned port, const wg_htt
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info ? info->port : port;
     srv->mhd = d;
-    wg_server_logf(&srv->ctx, "limits connections=%u per_address=%u request_deadline_s=%u "
-                   "idle_timeout_s=%u trusted_proxies=%zu", connections, per_ip, deadline_s,
-                   lim->timeout_s, lim->n_trusted);
+    wg_server__logf(&srv->ctx, "limits connections=%u per_address=%u request_deadline_s=%u "
+                    "idle_timeout_s=%u trusted_proxies=%zu", connections, per_ip, deadline_s,
+                    lim->timeout_s, lim->n_trusted);
     return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
+#include "server/metrics.h"
 #include "server/server_int.h"
 #include "server/session.h"
 #include "server/web.h"
@@ -72,6 +73,7 @@ typedef struct {
     int queued;
     int status;
     char request_id[REQUEST_ID_MAX + 1];  /* echoed as X-Request-Id, logged */
+    size_t route_row;            /* the matched row of srv->table, or SIZE_MAX */
 } req_state;
 
 static const refusal too_large = { 413, "PAYLOAD_TOO_LARGE", "request body is larger than 1 MiB" };
@@ -457,6 +459,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
         goto out;
     }
     const wg_http_route *route = m.entry->route;
+    st->route_row = (size_t)(m.entry - srv->table.rows);
     if (!(route->flags & WG_ROUTE_PUBLIC) && !token) {
         token = authenticate(c, srv, &via_cookie);
         if (!token) {
@@ -638,6 +641,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     if (st) {
         st->t0 = now_us();
         st->nul_in_target = has_encoded_nul(uri);
+        st->route_row = SIZE_MAX;
     }
     return st;
 }
@@ -737,6 +741,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     req_state *st = *con_cls;
     if (!st)
         return;
+    if (st->queued)
+        wg_metrics__request(wg_metrics__of(&srv->ctx), st->route_row, st->method, st->status,
+                            now_us() - st->t0);
     if (srv->log && st->queued)
         wg_server__logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu request_id=%s%s",
                         st->method, st->path, st->status, now_us() - st->t0, st->request_id,

@@ -74,6 +74,10 @@ void wg_engine__logf(const wg_engine *e, const char *fmt, ...) __attribute__((fo
 /* 1 when tool is on the operator's never-autopass list. */
 int wg_engine__never_autopass(const wg_engine *e, const char *tool);
 
+/* The store when it holds the shared state (replicas on PostgreSQL:
+ * opened here), NULL on one machine (SQLite: nothing is opened). */
+int wg_engine__shared_store(wg_store **out, wg_engine *e);
+
 /* bus.c: hands one event to the call's own callback (ctx may be NULL),
  * then to every subscriber and the outward seam. data is borrowed. */
 void wg_engine__emit(wg_engine *e, const wg_engine_ctx *ctx, wg_engine_event_kind kind,

@@ -6,7 +6,7 @@
 # catalog. bench/hook.sh measures it against `waggle --version`.
 file(GLOB WG_HOOK_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/hook/*.c)
 file(GLOB WG_HOOK_CORE CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/src/core/gate*.c ${PROJECT_SOURCE_DIR}/src/core/shell_*.c)
+     ${PROJECT_SOURCE_DIR}/src/core/gate*.c ${PROJECT_SOURCE_DIR}/src/core/shell/*.c)
 add_executable(waggle_hook ${PROJECT_SOURCE_DIR}/src/hook/bin/main.c ${WG_HOOK_SOURCES}
   ${WG_HOOK_CORE} ${PROJECT_SOURCE_DIR}/src/core/error.c ${PROJECT_SOURCE_DIR}/src/core/types.c
   ${PROJECT_SOURCE_DIR}/src/core/version.c)

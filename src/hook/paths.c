@@ -1,6 +1,6 @@
 /* paths.c - file and URL classification for the hook faces (paths.h). */
 #include "hook/paths.h"
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 #include <ctype.h>
 #include <limits.h>

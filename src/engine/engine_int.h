@@ -56,6 +56,10 @@ struct wg_engine {
     wg_gate *gate;
     wg_trust *trust;
     wg_skillset *starter;
+    /* install_capability's trust risk of each starter skill (index as in
+     * starter), WG_RISK_UNKNOWN until first asked; allocated with starter,
+     * entries read and written with atomics (a race computes the same value) */
+    signed char *install_risk;
     wg_catalog *catalog;
     engine_pool pools[ENGINE_POOLS_MAX];
     pthread_mutex_t market_mu;   /* marketplace install/publish: check, then write */

@@ -4,6 +4,9 @@
 #include <criterion/criterion.h>
 
 #include "server_test.h"
+#include "waggle/engine.h"
+#include "waggle/error.h"
+#include "wgtest.h"
 
 #include <string.h>
 
@@ -45,4 +48,65 @@ Test(tools, demo_connectors_contribute_tools)
     cr_assert(found, "%s", r.body);
     wgt_http_res_free(&r);
     wgt_server_stop(&s);
+}
+
+/* spec 9: the four KVARK tools are listed exactly when kvark:connection is
+ * valid and the tier includes KVARK (TEAMS, ENTERPRISE, an active TRIAL). */
+static void kvark_vault(const char *dir, const char *value)
+{
+    wg_engine_options o = WG_ENGINE_OPTIONS_INIT;
+    o.data_dir = dir;
+    wg_engine *e = NULL;
+    cr_assert_eq(wg_engine_open(&e, &o), 0, "%s", wg_error_last());
+    cr_assert_eq(wg_engine_vault_set(e, "kvark:connection", value, strlen(value), NULL, "test"), 0);
+    wg_engine_free(e);
+}
+
+static long kvark_count(const wgt_server *s)
+{
+    wgt_http_res r;
+    wgt_http(&r, s, "GET", "/api/tools", NULL);
+    cr_assert_eq(r.status, 200);
+    long n = (long)json_integer_value(json_object_get(json_object_get(r.json, "counts"), "kvark"));
+    long named = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(r.json, "tools"), i, t)
+        named += strncmp(json_string_value(json_object_get(t, "name")), "kvark_", 6) == 0;
+    cr_assert_eq(named, n, "%s", r.body);
+    wgt_http_res_free(&r);
+    return n;
+}
+
+Test(tools, spec_9_kvark_tools_only_when_configured_on_enterprise)
+{
+    char *dir = wgt_tmpdir();
+    wgt_server s;
+    wgt_server_config cfg = { .data_dir = dir };
+    wgt_server_start(&s, &cfg);
+    wgt_server_config_json(&s, "{\"tier\":\"ENTERPRISE\"}");
+    cr_assert_eq(kvark_count(&s), 0);
+    kvark_vault(dir, "{\"baseUrl\":\"https://kvark.corp.example\",\"identifier\":\"me\","
+                     "\"password\":\"pw\"}");
+    cr_assert_eq(kvark_count(&s), 4);
+    wgt_http_res r;
+    wgt_http(&r, &s, "GET", "/api/marketplace/enterprise-packs", NULL);
+    cr_assert_eq(r.status, 200);
+    cr_assert(json_is_false(json_object_get(r.json, "kvarkRequired")), "%s", r.body);
+    cr_assert_gt(json_integer_value(json_object_get(r.json, "total")), 0);
+    wgt_http_res_free(&r);
+    wgt_server_config_json(&s, "{\"tier\":\"PRO\"}");
+    cr_assert_eq(kvark_count(&s), 0);
+    wgt_server_config_json(&s, "{\"tier\":\"TEAMS\"}");
+    cr_assert_eq(kvark_count(&s), 4);
+    /* a value the original would have taken: not a configuration */
+    kvark_vault(dir, "https://kvark.corp.example");
+    cr_assert_eq(kvark_count(&s), 0);
+    wgt_server_config_json(&s, "{\"tier\":\"ENTERPRISE\"}");
+    wgt_http(&r, &s, "GET", "/api/marketplace/enterprise-packs", NULL);
+    cr_assert(json_is_true(json_object_get(r.json, "kvarkRequired")), "%s", r.body);
+    wgt_http_res_free(&r);
+    wgt_server_stop(&s);
+    wgt_rmtree(dir);
+    free(dir);
 }

@@ -76,7 +76,17 @@ if(WAGGLE_TESTS)
   add_test(NAME packaging.man
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/packaging/man.sh ${WG_GEN_DIR}
                    ${PROJECT_BINARY_DIR}/waggled)
-  set_tests_properties(packaging.completions packaging.systemd packaging.man
+  # The ABI check compiles each public header as C++ too (build-essential
+  # brings g++); without a C++ compiler it fails rather than skips.
+  find_program(WG_CXX NAMES g++ c++ clang++)
+  if(NOT WG_CXX)
+    set(WG_CXX no-c++-compiler-found)
+  endif()
+  add_test(NAME packaging.abi
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/packaging/abi.sh ${PROJECT_SOURCE_DIR}
+                   ${PROJECT_BINARY_DIR} $<TARGET_FILE:waggle_shared>
+                   ${CMAKE_C_COMPILER} ${WG_CXX})
+  set_tests_properties(packaging.completions packaging.systemd packaging.man packaging.abi
                        PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
 endif()
 

@@ -10,6 +10,8 @@
 #ifndef WAGGLE_ACQUIRE_H
 #define WAGGLE_ACQUIRE_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 #include "waggle/text.h"
@@ -52,9 +54,9 @@ typedef struct {
 
 /* The local installation's native tools: the 18 NATIVE_TOOL_HINTS tools
  * first, then the platform's other tools. Static table. */
-const wg_native_tool *wg_acquire_native_tools(size_t *count);
+WG_EXTERN const wg_native_tool *wg_acquire_native_tools(size_t *count);
 /* NATIVE_TOOL_HINTS lookup; NULL when the tool has none. */
-const char *wg_acquire_native_hints(const char *tool);
+WG_EXTERN const char *wg_acquire_native_hints(const char *tool);
 
 /* A marketplace search hit fetched beforehand (score < 0: none given). */
 typedef struct {
@@ -103,32 +105,32 @@ typedef struct {
  * divided by the number of keywords and clamped to 1. reason (may be NULL)
  * gets "name matches: a, b; content mentions: c" or "" (new, free()).
  * Returns the score in [0, 1]; 0 on allocation failure. */
-double wg_acquire_score(const wg_keywords *kw, const char *name, const char *content,
-                        char **reason);
+WG_EXTERN double wg_acquire_score(const wg_keywords *kw, const char *name, const char *content,
+                                  char **reason);
 /* The same score before clamping (may exceed 1). */
-double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char *content,
-                            char **reason);
+WG_EXTERN double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char *content,
+                                      char **reason);
 
 /* searchCapabilities. out is zeroed first; free with wg_proposal_free.
  * Returns 0, WG_EINVAL (NULL need or trust), WG_ENOMEM, or a trust error. */
-int wg_acquire_search(wg_proposal *out, const wg_acquire_input *in);
-void wg_proposal_free(wg_proposal *p);
+WG_EXTERN int wg_acquire_search(wg_proposal *out, const wg_acquire_input *in);
+WG_EXTERN void wg_proposal_free(wg_proposal *p);
 
 /* The spec's JSON: {need, gapDetected, summary, candidates, recommendation,
  * alreadyHandled}; candidates carry trust. New reference or NULL. */
-json_t *wg_proposal_json(const wg_proposal *p);
-json_t *wg_candidate_json(const wg_candidate *c);
+WG_EXTERN json_t *wg_proposal_json(const wg_proposal *p);
+WG_EXTERN json_t *wg_candidate_json(const wg_candidate *c);
 
-const char *wg_capability_type_name(wg_capability_type t);
-const char *wg_availability_name(wg_availability a);
+WG_EXTERN const char *wg_capability_type_name(wg_capability_type t);
+WG_EXTERN const char *wg_availability_name(wg_availability a);
 
 /* The risk the trust model computes for installing (name, source), for the
  * gate's install_risk hook: the real starter skill's content and declared
  * permissions assessed as starter-pack. Fails closed: an invalid name, a
  * source other than "starter-pack", a name not in the pack, a missing
  * trust handle or any error gives WG_RISK_HIGH. */
-wg_risk_level wg_acquire_install_risk(const wg_trust *trust, const wg_skillset *starter,
-                                      const char *name, const char *source);
+WG_EXTERN wg_risk_level wg_acquire_install_risk(const wg_trust *trust, const wg_skillset *starter,
+                                                const char *name, const char *source);
 
 #ifdef __cplusplus
 }

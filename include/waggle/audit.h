@@ -39,6 +39,8 @@
 #ifndef WAGGLE_AUDIT_H
 #define WAGGLE_AUDIT_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -66,12 +68,12 @@ typedef struct wg_audit wg_audit;
  * unsealed and appends are refused. *out is new: free with wg_audit_free.
  * Returns 0, or the vault's error (the seal key cannot be derived), or
  * WG_ESTORE / WG_EBUSY / WG_ENOMEM. */
-int wg_audit_open(wg_audit **out, wg_store *st, wg_vault *vault);
-void wg_audit_free(wg_audit *a);
+WG_EXTERN int wg_audit_open(wg_audit **out, wg_store *st, wg_vault *vault);
+WG_EXTERN void wg_audit_free(wg_audit *a);
 
 /* How many unsealed older rows this open anchored (0 when none): a caller
  * with a user (the CLI) says so once. */
-int64_t wg_audit_legacy_sealed(const wg_audit *a);
+WG_EXTERN int64_t wg_audit_legacy_sealed(const wg_audit *a);
 
 /* What a caller appends. All borrowed; only event is required. */
 typedef struct wg_audit_record {
@@ -89,7 +91,7 @@ typedef struct wg_audit_record {
  * added or rewritten outside waggle, anchor forged, reset or deleted):
  * nothing is appended until the operator has looked (wg_audit_verify) and
  * accepted the log as it is (wg_audit_reanchor). */
-int wg_audit_append(wg_audit *a, const wg_audit_record *rec, int64_t *id);
+WG_EXTERN int wg_audit_append(wg_audit *a, const wg_audit_record *rec, int64_t *id);
 
 /* A stored row; all strings new. */
 typedef struct wg_audit_event {
@@ -100,7 +102,7 @@ typedef struct wg_audit_event {
     char *prev_hash, *hash; /* 64 lower-case hex chars */
 } wg_audit_event;
 
-void wg_audit_events_free(wg_audit_event *events, size_t n);
+WG_EXTERN void wg_audit_events_free(wg_audit_event *events, size_t n);
 
 typedef struct wg_audit_query {
     size_t limit;           /* 0 = 50; newest rows first */
@@ -108,10 +110,10 @@ typedef struct wg_audit_query {
 } wg_audit_query;
 
 /* *out new array (wg_audit_events_free), *n may be 0. q may be NULL. */
-int wg_audit_list(wg_audit_event **out, size_t *n, wg_audit *a, const wg_audit_query *q);
+WG_EXTERN int wg_audit_list(wg_audit_event **out, size_t *n, wg_audit *a, const wg_audit_query *q);
 
 /* Event JSON {id, ts, event, actor, tool, input, decision, rule, hash}. New. */
-json_t *wg_audit_event_json(const wg_audit_event *e);
+WG_EXTERN json_t *wg_audit_event_json(const wg_audit_event *e);
 
 typedef struct wg_audit_verify_result {
     int ok;                 /* 1 when the chain, its seals, the anchor and
@@ -138,7 +140,7 @@ typedef struct wg_audit_verify_result {
  * row). Returns 0 with res->ok 0/1 (a broken log is a result, not an
  * error); negative only when the store fails. Linear in the log's length;
  * rows are read 500 at a time. */
-int wg_audit_verify(wg_audit_verify_result *res, wg_audit *a);
+WG_EXTERN int wg_audit_verify(wg_audit_verify_result *res, wg_audit *a);
 
 /* The operator's way back after tampering was seen (the CLI's
  * `waggle audit reanchor`): accepts the log as it is now -- shortened,
@@ -149,17 +151,17 @@ int wg_audit_verify(wg_audit_verify_result *res, wg_audit *a);
  * broken (edited, re-hashed) cannot be accepted: WG_ECRYPTO naming the
  * row. actor may be NULL ("cli"). *id (optional) is the new row's id.
  * Returns 0, WG_ECRYPTO, WG_ESTORE, WG_EBUSY, WG_ENOMEM. */
-int wg_audit_reanchor(wg_audit *a, const char *actor, int64_t *id);
+WG_EXTERN int wg_audit_reanchor(wg_audit *a, const char *actor, int64_t *id);
 
 /* Masked deep copy of input (new; NULL input gives NULL). vault may be
  * NULL. Returns 0 or WG_ENOMEM / WG_E* from the vault. */
-int wg_audit_mask(json_t **out, const json_t *input, wg_vault *vault);
+WG_EXTERN int wg_audit_mask(json_t **out, const json_t *input, wg_vault *vault);
 
 /* The connector registry's audit seam (struct wg_connect_audit in
  * connector.h): ctx = the wg_audit*. entry {actionType, description,
  * requiresApproval, tool, success, error?} becomes event actionType,
  * actor "agent", decision "ok"/"error", input = the whole entry masked. */
-int wg_audit_seam_log(void *ctx, const json_t *entry);
+WG_EXTERN int wg_audit_seam_log(void *ctx, const json_t *entry);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 #ifndef WAGGLE_AUTONOMY_H
 #define WAGGLE_AUTONOMY_H
 
+#include "waggle/export.h"
+
 #include <stdint.h>
 #include <jansson.h>
 
@@ -68,8 +70,8 @@ typedef struct wg_autonomy_resolution {
 /* Decides the level that applies at now_ms. Fills *out. Returns 0, or
  * WG_EINVAL for a NULL argument, an unknown level, a policy with
  * cap_ms <= 0 (a cap is never "unlimited") or an unknown struct version. */
-int wg_autonomy_resolve(wg_autonomy_resolution *out, const wg_autonomy_request *req,
-                        const wg_autonomy_policy *policy, int64_t now_ms);
+WG_EXTERN int wg_autonomy_resolve(wg_autonomy_resolution *out, const wg_autonomy_request *req,
+                                  const wg_autonomy_policy *policy, int64_t now_ms);
 
 /* Parses the request-body form of spec 7.5 into *out (never standing):
  *   absent (NULL) or null      -> normal
@@ -80,11 +82,11 @@ int wg_autonomy_resolve(wg_autonomy_resolution *out, const wg_autonomy_request *
  * Returns 0, or WG_EINVAL with *field set to the offending JSON path
  * ("autonomy", "autonomy.level", "autonomy.expiresAt"; static) and the
  * message in wg_error_last(). field may be NULL. */
-int wg_autonomy_request_from_json(wg_autonomy_request *out, const json_t *autonomy,
-                                  const char **field);
+WG_EXTERN int wg_autonomy_request_from_json(wg_autonomy_request *out, const json_t *autonomy,
+                                            const char **field);
 
 /* {"requested","applied","expiresAt" (ms or null),"rule","reason" (or null)}. New. */
-json_t *wg_autonomy_resolution_json(const wg_autonomy_resolution *r);
+WG_EXTERN json_t *wg_autonomy_resolution_json(const wg_autonomy_resolution *r);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #ifndef WAGGLE_CAPABILITY_TOOLS_H
 #define WAGGLE_CAPABILITY_TOOLS_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 #include "waggle/trust.h"
@@ -48,7 +50,7 @@ typedef struct {
 } wg_captool_env;
 
 /* The two definitions, in a static table. */
-const wg_captool_def *wg_captool_defs(size_t *count);
+WG_EXTERN const wg_captool_def *wg_captool_defs(size_t *count);
 
 /* Runs tool `name` ("acquire_capability" or "install_capability") with args
  * (a JSON object; borrowed). *out is new text for the agent (free()):
@@ -59,29 +61,29 @@ const wg_captool_def *wg_captool_defs(size_t *count);
  * Returns 0 whenever *out was written (including "Error:" answers),
  * WG_ENOTFOUND for an unknown tool, WG_EINVAL for NULL env/args,
  * WG_ENOMEM, WG_EIO (writing the skill failed; *out says so too). */
-int wg_captool_execute(char **out, const wg_captool_env *env, const char *name,
-                       const json_t *args);
+WG_EXTERN int wg_captool_execute(char **out, const wg_captool_env *env, const char *name,
+                                 const json_t *args);
 
 /* The trust-model risk of installing args.name from args.source: the real
  * starter skill's content; unknown or invalid name / other source /
  * missing args: WG_RISK_HIGH (fail closed). */
-wg_risk_level wg_captool_install_risk(const wg_captool_env *env, const json_t *args);
+WG_EXTERN wg_risk_level wg_captool_install_risk(const wg_captool_env *env, const json_t *args);
 
 /* The same as a plain callback for the gate's install_risk hook:
  * ctx is a const wg_captool_env *. NULL ctx or any failure: WG_RISK_HIGH. */
-wg_risk_level wg_captool_install_risk_hook(void *ctx, const char *name, const char *source);
+WG_EXTERN wg_risk_level wg_captool_install_risk_hook(void *ctx, const char *name, const char *source);
 
 /* Approval class for an install_capability call: the larger of
  * args._riskLevel (high->critical, medium->elevated, else standard) and
  * the class of wg_captool_install_risk. */
-wg_approval_class wg_captool_install_approval(const wg_captool_env *env, const json_t *args);
+WG_EXTERN wg_approval_class wg_captool_install_approval(const wg_captool_env *env, const json_t *args);
 
 /* The registry's connectors as router input (spec 2.2 step 1.5): id, name,
  * service, connected (wg_registry_is_connected) and action names. *out is
  * new (wg_captool_connectors_free); strings are borrowed from the specs,
  * which are static or outlive the registry. Returns 0 or WG_ENOMEM. */
-int wg_captool_connectors(wg_router_connector **out, size_t *n, const wg_registry *reg);
-void wg_captool_connectors_free(wg_router_connector *c, size_t n);
+WG_EXTERN int wg_captool_connectors(wg_router_connector **out, size_t *n, const wg_registry *reg);
+WG_EXTERN void wg_captool_connectors_free(wg_router_connector *c, size_t n);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
 #ifndef WAGGLE_CAPDEPS_H
 #define WAGGLE_CAPDEPS_H
 
+#include "waggle/export.h"
+
 #include <jansson.h>
 #include "waggle/router.h"
 #include "waggle/acquire.h"
@@ -28,24 +30,24 @@ typedef struct wg_capdeps wg_capdeps;
 
 /* From JSON (borrowed; a reference is kept). Returns 0, WG_EINVAL (a field
  * has the wrong type: the message names it), WG_ENOMEM. */
-int wg_capdeps_from_json(wg_capdeps **out, json_t *deps);
+WG_EXTERN int wg_capdeps_from_json(wg_capdeps **out, json_t *deps);
 
 /* From the local installation under data_dir. Connectors are not included
  * yet (the connector registry fills that seam). Returns 0, WG_EIO, WG_ENOMEM. */
-int wg_capdeps_load_local(wg_capdeps **out, const char *data_dir);
+WG_EXTERN int wg_capdeps_load_local(wg_capdeps **out, const char *data_dir);
 
-void wg_capdeps_free(wg_capdeps *d);
+WG_EXTERN void wg_capdeps_free(wg_capdeps *d);
 
 /* Sets the connectors the router sees (replacing any from JSON). The array
  * and its strings are borrowed: they must outlive d. */
-void wg_capdeps_set_connectors(wg_capdeps *d, const wg_router_connector *c, size_t n);
+WG_EXTERN void wg_capdeps_set_connectors(wg_capdeps *d, const wg_router_connector *c, size_t n);
 
 /* Router deps (MCP health answered from unhealthyMcpServers). */
-const wg_router_deps *wg_capdeps_router(const wg_capdeps *d);
+WG_EXTERN const wg_router_deps *wg_capdeps_router(const wg_capdeps *d);
 
 /* Fills the acquisition input's tools, active skills and marketplace from
  * the deps; need, starter and trust are left to the caller. */
-void wg_capdeps_acquire_input(wg_acquire_input *in, const wg_capdeps *d);
+WG_EXTERN void wg_capdeps_acquire_input(wg_acquire_input *in, const wg_capdeps *d);
 
 #ifdef __cplusplus
 }

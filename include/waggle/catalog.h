@@ -16,6 +16,8 @@
 #ifndef WAGGLE_CATALOG_H
 #define WAGGLE_CATALOG_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 
@@ -65,17 +67,17 @@ typedef struct wg_catalog_hit {
  * "@modelcontextprotocol/server-github" all give "github"; "mcp" gives "".
  * Returns the length written, or WG_EINVAL when raw or out is NULL or cap is
  * too small (cap > strlen(raw) always suffices). */
-int wg_catalog_normalize_id(char *out, size_t cap, const char *raw);
+WG_EXTERN int wg_catalog_normalize_id(char *out, size_t cap, const char *raw);
 
 /* The category's spelling at index i (0..13, the spec's order), or NULL. */
-const char *wg_catalog_category_name(int i);
+WG_EXTERN const char *wg_catalog_category_name(int i);
 
 /* CATEGORY_EMOJI (original-facts 7.1) of a category spelling (exact), or NULL. */
-const char *wg_catalog_category_emoji(const char *category);
+WG_EXTERN const char *wg_catalog_category_emoji(const char *category);
 
 /* Index 0..13 of a category, matched case-insensitively ("ai & ml" works),
  * or -1 when it is none of the 14. */
-int wg_catalog_category_index(const char *category);
+WG_EXTERN int wg_catalog_category_index(const char *category);
 
 /* ---- loading ------------------------------------------------------------ */
 
@@ -90,29 +92,29 @@ int wg_catalog_category_index(const char *category);
  * twice (identical or with two urls), two ids whose urls are equal once case
  * and trailing slashes are ignored. *out is new: free with wg_catalog_free.
  * Returns 0, WG_EINVAL, WG_ENOMEM. */
-int wg_catalog_parse(wg_catalog **out, const char *const *docs,
-                     const size_t *lens, const char *const *origins, size_t n);
+WG_EXTERN int wg_catalog_parse(wg_catalog **out, const char *const *docs,
+                               const size_t *lens, const char *const *origins, size_t n);
 
 /* The catalog embedded in the library at build time (data/mcp-catalog.json,
  * validated by the build). *out is new. Returns 0 or WG_ENOMEM. */
-int wg_catalog_open_embedded(wg_catalog **out);
+WG_EXTERN int wg_catalog_open_embedded(wg_catalog **out);
 
 /* The embedded catalog with the data dir's catalog.json overlaid when that
  * file exists. data_dir may be NULL (then only the embedded catalog; the
  * directory is not resolved or created). *out is new.
  * Returns 0, WG_EINVAL (the local file is invalid or collides: the message
  * says which entries), WG_EIO, WG_ENOMEM. */
-int wg_catalog_open(wg_catalog **out, const char *data_dir);
+WG_EXTERN int wg_catalog_open(wg_catalog **out, const char *data_dir);
 
-void wg_catalog_free(wg_catalog *cat);
+WG_EXTERN void wg_catalog_free(wg_catalog *cat);
 
-size_t wg_catalog_count(const wg_catalog *cat);
+WG_EXTERN size_t wg_catalog_count(const wg_catalog *cat);
 
 /* Entry i in catalog order (embedded first, then overlays), or NULL. */
-const wg_catalog_server *wg_catalog_at(const wg_catalog *cat, size_t i);
+WG_EXTERN const wg_catalog_server *wg_catalog_at(const wg_catalog *cat, size_t i);
 
 /* The entry whose id equals wg_catalog_normalize_id(any_spelling), or NULL. */
-const wg_catalog_server *wg_catalog_lookup(const wg_catalog *cat, const char *any_spelling);
+WG_EXTERN const wg_catalog_server *wg_catalog_lookup(const wg_catalog *cat, const char *any_spelling);
 
 /* ---- search ------------------------------------------------------------- */
 
@@ -123,8 +125,8 @@ const wg_catalog_server *wg_catalog_lookup(const wg_catalog *cat, const char *an
  * Writes up to min(cap, WG_CATALOG_LIMIT_MAX) hits to hits, best first (ties
  * in catalog order), and their number to *n. Allocates scratch proportional to the catalog size.
  * Returns 0, WG_EINVAL (NULL arguments, unknown category), WG_ENOMEM. */
-int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
-                      const wg_catalog *cat, const char *query, const char *category);
+WG_EXTERN int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
+                                const wg_catalog *cat, const char *query, const char *category);
 
 /* find_connector (spec 4, original-facts 7.2): args is the tool's argument
  * object ({"query": string, "limit"?: number|string, "category"?: string}),
@@ -135,7 +137,7 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
  * 1..30 (0 and non-numbers give 10). Returns 0, WG_EINVAL (NULL catalog, or
  * a query that is not valid UTF-8 - only possible when args were built
  * without jansson's checks), WG_ENOMEM. */
-int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t *args);
+WG_EXTERN int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t *args);
 
 /* find_connector's answer as compact JSON text, written directly (no jansson
  * objects): the same bytes as json_dumps(JSON_COMPACT) of
@@ -144,17 +146,17 @@ int wg_catalog_find_connector(json_t **out, const wg_catalog *cat, const json_t 
  * *len (may be NULL) receives its length. Thread-safe on a shared catalog.
  * Returns 0, WG_EINVAL (NULL catalog or out, a query that is not valid
  * UTF-8), WG_ENOMEM. */
-int wg_catalog_find_connector_text(char **out, size_t *len, const wg_catalog *cat,
-                                   const json_t *args);
+WG_EXTERN int wg_catalog_find_connector_text(char **out, size_t *len, const wg_catalog *cat,
+                                             const json_t *args);
 
 /* list_connector_categories: {totalServers, officialServers, categoryCount,
  * categories:[{category, emoji, count}]} with all 14 categories in the
  * spec's order (zero counts included). *out is new. Returns 0 or WG_ENOMEM. */
-int wg_catalog_categories(json_t **out, const wg_catalog *cat);
+WG_EXTERN int wg_catalog_categories(json_t **out, const wg_catalog *cat);
 
 /* One server as the catalog's JSON object (spec 12 fields plus keywords).
  * *out is new. Returns 0 or WG_ENOMEM. */
-int wg_catalog_server_json(json_t **out, const wg_catalog_server *s);
+WG_EXTERN int wg_catalog_server_json(json_t **out, const wg_catalog_server *s);
 
 /* ---- the official MCP registry's format --------------------------------- */
 
@@ -168,8 +170,8 @@ int wg_catalog_server_json(json_t **out, const wg_catalog_server *s);
  * (NULL: "Utilities"). *out is a new JSON array in the catalog's own format.
  * Same as wg_catalog_from_registry_stats (below) without the counts.
  * Returns 0, WG_EINVAL (malformed document, with the entry), WG_ENOMEM. */
-int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *category,
-                             const wg_catalog *ref);
+WG_EXTERN int wg_catalog_from_registry(json_t **out, const json_t *doc, const char *category,
+                                       const wg_catalog *ref);
 
 /* What wg_catalog_from_registry_stats left out or changed. */
 typedef struct {
@@ -187,20 +189,20 @@ typedef struct {
  * subfolder's url (repository.url + "/tree/HEAD/" + subfolder). *stats (may
  * be NULL) counts what was skipped or renamed. Returns 0, WG_EINVAL,
  * WG_ENOMEM. */
-int wg_catalog_from_registry_stats(json_t **out, wg_catalog_registry_stats *stats,
-                                   const json_t *doc, const char *category,
-                                   const wg_catalog *ref);
+WG_EXTERN int wg_catalog_from_registry_stats(json_t **out, wg_catalog_registry_stats *stats,
+                                             const json_t *doc, const char *category,
+                                             const wg_catalog *ref);
 
 /* The catalog in the registry's list format: {"servers":[{"server":{...}}],
  * "metadata":{"count":N}}. *out is new. Returns 0 or WG_ENOMEM. */
-int wg_catalog_to_registry(json_t **out, const wg_catalog *cat);
+WG_EXTERN int wg_catalog_to_registry(json_t **out, const wg_catalog *cat);
 
 /* Merges entries (a JSON array in the catalog's format) into the data dir's
  * catalog.json after checking them against the embedded catalog, the
  * existing local entries and each other; on a collision nothing is written
  * and WG_EINVAL names both entries. *added receives the number of entries
  * written. Returns 0, WG_EINVAL, WG_EIO, WG_ENOMEM. */
-int wg_catalog_import_local(size_t *added, const char *data_dir, const json_t *entries);
+WG_EXTERN int wg_catalog_import_local(size_t *added, const char *data_dir, const json_t *entries);
 
 #ifdef __cplusplus
 }

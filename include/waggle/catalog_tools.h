@@ -9,6 +9,8 @@
 #ifndef WAGGLE_CATALOG_TOOLS_H
 #define WAGGLE_CATALOG_TOOLS_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 #include "waggle/catalog.h"
@@ -25,14 +27,14 @@ typedef struct {
 } wg_catalogtool_def;
 
 /* The two definitions, in a static table. */
-const wg_catalogtool_def *wg_catalogtool_defs(size_t *count);
+WG_EXTERN const wg_catalogtool_def *wg_catalogtool_defs(size_t *count);
 
 /* Runs tool `name` with args (a JSON object or NULL; borrowed). *out is new
  * compact JSON text (free()): find_connector's result, no-match hint or
  * {"error":"query is required",...}; list_connector_categories' counts.
  * Returns 0 whenever *out was written, WG_ENOTFOUND for an unknown tool,
  * WG_EINVAL for a NULL catalog or name, WG_ENOMEM. */
-int wg_catalogtool_execute(char **out, const wg_catalog *cat, const char *name, const json_t *args);
+WG_EXTERN int wg_catalogtool_execute(char **out, const wg_catalog *cat, const char *name, const json_t *args);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,8 @@
 #ifndef WAGGLE_CONNECTOR_H
 #define WAGGLE_CONNECTOR_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 #include "waggle/types.h"
@@ -73,7 +75,7 @@ typedef struct wg_connect_vault {
 /* The seam over the store's encrypted vault (waggle/vault.h), every
  * function filled: what the server and the CLI use. v is borrowed. */
 struct wg_vault;
-void wg_connect_vault_of(wg_connect_vault *out, struct wg_vault *v);
+WG_EXTERN void wg_connect_vault_of(wg_connect_vault *out, struct wg_vault *v);
 
 /* One write of wg_connect_vault.set_many. Borrowed. */
 typedef struct wg_connect_vault_item {
@@ -152,7 +154,7 @@ typedef enum {
 } wg_auth_type;
 
 /* "bearer" | "oauth2" | "api_key" | "basic". */
-const char *wg_auth_type_name(wg_auth_type t);
+WG_EXTERN const char *wg_auth_type_name(wg_auth_type t);
 
 typedef struct wg_connector_action {
     const char *name;
@@ -272,33 +274,33 @@ struct wg_connector_spec {
 /* deriveCapabilities: insertion-ordered tags from the actions: low -> read,
  * medium/high -> write, a name containing search/find/list -> search.
  * *out is a new JSON array. Returns 0 or WG_ENOMEM. */
-int wg_connector_capabilities(json_t **out, const wg_connector_spec *spec);
+WG_EXTERN int wg_connector_capabilities(json_t **out, const wg_connector_spec *spec);
 
 /* ConnectorDefinition for a status string (spec 8.4). *out is new. */
-int wg_connector_definition(json_t **out, const wg_connector_spec *spec, const char *status);
+WG_EXTERN int wg_connector_definition(json_t **out, const wg_connector_spec *spec, const char *status);
 
 /* safeErrorText: "<prefix> <status>: <text>", the text cut to 500 bytes plus
  * "...[truncated]", with anything that looks like a credential replaced by
  * "[redacted]" (bearer/basic tokens, key=value secrets, known token shapes,
  * and each string in secrets[], NULL-terminated, may be NULL). Control
  * characters become spaces. *out is new. Returns 0 or WG_ENOMEM. */
-int wg_connector_safe_error(char **out, const char *prefix, long status,
-                            const char *text, size_t len, const char *const *secrets);
+WG_EXTERN int wg_connector_safe_error(char **out, const char *prefix, long status,
+                                      const char *text, size_t len, const char *const *secrets);
 
 /* Looks an action up by name; NULL when absent. */
-const wg_connector_action *wg_connector_find_action(const wg_connector_spec *spec,
-                                                    const char *name);
+WG_EXTERN const wg_connector_action *wg_connector_find_action(const wg_connector_spec *spec,
+                                                              const char *name);
 
 /* {success:true, data} (data stolen) / {success:false, error}. NULL on ENOMEM. */
-json_t *wg_connector_ok(json_t *data);
-json_t *wg_connector_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+WG_EXTERN json_t *wg_connector_ok(json_t *data);
+WG_EXTERN json_t *wg_connector_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- the built-in connectors -------------------------------------------- */
 
 /* The built-in specs in registration order; *n receives the count.
  * Borrowed, static. Demo channels are separate (wg_connector_demo_specs). */
-const wg_connector_spec *const *wg_connector_builtin_specs(size_t *n);
-const wg_connector_spec *const *wg_connector_demo_specs(size_t *n);
+WG_EXTERN const wg_connector_spec *const *wg_connector_builtin_specs(size_t *n);
+WG_EXTERN const wg_connector_spec *const *wg_connector_demo_specs(size_t *n);
 
 /* ---- the registry (spec 8.2) --------------------------------------------- */
 
@@ -326,63 +328,63 @@ typedef struct wg_registry_options {
 /* A registry with the built-in connectors registered (and the demo ones
  * when opts->demo), then loaded from the vault. *out is new: free with
  * wg_registry_free. Returns 0, WG_EINVAL (a refused grant), WG_ENOMEM. */
-int wg_registry_new(wg_registry **out, const wg_registry_options *opts);
-void wg_registry_free(wg_registry *reg);
+WG_EXTERN int wg_registry_new(wg_registry **out, const wg_registry_options *opts);
+WG_EXTERN void wg_registry_free(wg_registry *reg);
 
 /* Registers a spec (borrowed: it must outlive the registry); a second spec
  * with the same id replaces the first. Returns 0, WG_EINVAL, WG_ENOMEM. */
-int wg_registry_register(wg_registry *reg, const wg_connector_spec *spec);
+WG_EXTERN int wg_registry_register(wg_registry *reg, const wg_connector_spec *spec);
 /* Returns 0, or WG_ENOTFOUND. */
-int wg_registry_unregister(wg_registry *reg, const char *id);
+WG_EXTERN int wg_registry_unregister(wg_registry *reg, const char *id);
 
 /* Borrowed spec or NULL. */
-const wg_connector_spec *wg_registry_get(const wg_registry *reg, const char *id);
-size_t wg_registry_count(const wg_registry *reg);
-const wg_connector_spec *wg_registry_at(const wg_registry *reg, size_t i);
+WG_EXTERN const wg_connector_spec *wg_registry_get(const wg_registry *reg, const char *id);
+WG_EXTERN size_t wg_registry_count(const wg_registry *reg);
+WG_EXTERN const wg_connector_spec *wg_registry_at(const wg_registry *reg, size_t i);
 
 /* (Re)reads every connector's credential from the vault: connectors with a
  * credential connect, the others forget theirs. Returns 0 or WG_E*. */
-int wg_registry_load(wg_registry *reg);
+WG_EXTERN int wg_registry_load(wg_registry *reg);
 
 /* 1 when the connector counts as connected: a demo connector, or a
  * non-expired credential. 0 otherwise (also for unknown ids). */
-int wg_registry_is_connected(const wg_registry *reg, const char *id);
+WG_EXTERN int wg_registry_is_connected(const wg_registry *reg, const char *id);
 
 /* getConnected (spec 8.2): the ids of the connectors that count as
  * connected, in registration order (JSON array of strings, new). */
-int wg_registry_connected(json_t **out, const wg_registry *reg);
+WG_EXTERN int wg_registry_connected(json_t **out, const wg_registry *reg);
 
 /* Status string "connected" | "expired" | "disconnected" from the vault. */
-const char *wg_registry_status(const wg_registry *reg, const char *id);
+WG_EXTERN const char *wg_registry_status(const wg_registry *reg, const char *id);
 
 /* The vault id whose credential connector id uses now: its own id, or its
  * shared connection (spec->connection, e.g. "google"); NULL when it has no
  * stored credential or id is unknown. Copied into buf (n bytes). */
-const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
-                                      size_t n);
+WG_EXTERN const char *wg_registry_credential_id(const wg_registry *reg, const char *id, char *buf,
+                                                size_t n);
 
 /* {…definition…} of every connector, in registration order (JSON array). */
-int wg_registry_definitions(json_t **out, const wg_registry *reg);
+WG_EXTERN int wg_registry_definitions(json_t **out, const wg_registry *reg);
 
 /* ConnectorHealth {id,name,status,lastChecked,error?,tokenExpiresAt?}.
  * Returns 0 (healthy or not), WG_ENOTFOUND for an unknown id, or
  * WG_EUPSTREAM when the probe failed: *out is then still set to the
  * sanitized degraded health (status "error"). */
-int wg_registry_health(json_t **out, wg_registry *reg, const char *id);
+WG_EXTERN int wg_registry_health(json_t **out, wg_registry *reg, const char *id);
 
 /* One ToolDefinition {name, description, parameters} per action of each
  * connected connector (JSON array). */
-int wg_registry_tools(json_t **out, const wg_registry *reg);
+WG_EXTERN int wg_registry_tools(json_t **out, const wg_registry *reg);
 
 /* The declared riskLevel of the action a tool name names. Returns 0, or
  * WG_ENOTFOUND when the name is not a registered connector action. The risk
  * comes only from the registry's table, never from call arguments. */
-int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const char *tool);
+WG_EXTERN int wg_registry_action_risk(wg_risk_level *out, const wg_registry *reg, const char *tool);
 
 /* The same as a gate hook (waggle/gate.h wg_gate_hooks.connector_risk):
  * registry is a wg_registry *; WG_RISK_UNKNOWN when the tool is not a
  * registered connector action. Thread-safe. */
-wg_risk_level wg_registry_connector_risk(void *registry, const char *tool);
+WG_EXTERN wg_risk_level wg_registry_connector_risk(void *registry, const char *tool);
 
 /* Runs a connector tool: audit-logs it, executes it, and writes the
  * ConnectorResult JSON object to *out (success false for every failure,
@@ -390,7 +392,7 @@ wg_risk_level wg_registry_connector_risk(void *registry, const char *tool);
  * or WG_ENOTFOUND when tool is not connector_<id>_<action> of a
  * registered connector (then *out is also set to {success:false,error}).
  * This does not ask for approval: run the gate first. */
-int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const json_t *args);
+WG_EXTERN int wg_registry_execute(json_t **out, wg_registry *reg, const char *tool, const json_t *args);
 
 /* The connect request (spec 8.5 body). Borrowed strings; NULL = absent. */
 typedef struct wg_connect_request {
@@ -416,7 +418,7 @@ typedef struct wg_connect_request {
  * bad base URL, control characters), WG_EDENIED (a base URL this principal
  * may not set, or an address the policy refuses), WG_EUNSUPPORTED (no
  * vault), WG_E*. */
-int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req);
+WG_EXTERN int wg_registry_connect(wg_registry *reg, const char *id, const wg_connect_request *req);
 
 /* The tier's connectorLimit (waggle/tier.h; reference 13 item 19), checked
  * before wg_registry_connect by every front end (HTTP and CLI). A slot is
@@ -444,14 +446,14 @@ typedef struct wg_connector_limit_decision {
 
 /* Decides for connecting id at the effective tier. Returns 0 (allowed or
  * not: see out->allowed), WG_ENOTFOUND (unknown id). */
-int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry *reg,
-                            const char *id, wg_tier effective);
+WG_EXTERN int wg_registry_check_limit(wg_connector_limit_decision *out, const wg_registry *reg,
+                                      const char *id, wg_tier effective);
 
 /* The same rules over counts the caller gathered (the engine counts the
  * store's credentials and reservations): holds = id already holds a slot,
  * used = slots held. Pure; fills *out. */
-void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connector_spec *spec,
-                               int holds, int used, wg_tier effective);
+WG_EXTERN void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connector_spec *spec,
+                                         int holds, int used, wg_tier effective);
 
 /* Stores one connector setting connector:<id>:<name> (e.g. email's
  * smtp_url). name must be one of spec->settings; value must be printable,
@@ -459,17 +461,17 @@ void wg_connector_limit_decide(wg_connector_limit_decision *out, const wg_connec
  * Returns 0, WG_ENOTFOUND (unknown id), WG_EINVAL (unknown setting, control
  * characters, not a number or out of bounds; the message names the setting,
  * never the value), WG_EUNSUPPORTED (no vault), WG_E* from the vault. */
-int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value);
+WG_EXTERN int wg_registry_set_setting(wg_registry *reg, const char *id, const char *name, const char *value);
 
 /* Deletes connector:<id> and every connector:<id>:* key and clears the
  * in-memory state. *out is {disconnected, connectorId, cleanedKeys}.
  * Returns 0, WG_EUNSUPPORTED (no vault), WG_E*. */
-int wg_registry_disconnect(json_t **out, wg_registry *reg, const char *id);
+WG_EXTERN int wg_registry_disconnect(json_t **out, wg_registry *reg, const char *id);
 
 /* A vault that lives in memory (tests, --no-store embedding). *out is new:
  * free with wg_connect_memvault_free. */
-int wg_connect_memvault_new(wg_connect_vault **out);
-void wg_connect_memvault_free(wg_connect_vault *v);
+WG_EXTERN int wg_connect_memvault_new(wg_connect_vault **out);
+WG_EXTERN void wg_connect_memvault_free(wg_connect_vault *v);
 
 #ifdef __cplusplus
 }

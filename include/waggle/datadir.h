@@ -19,6 +19,8 @@
 #ifndef WAGGLE_DATADIR_H
 #define WAGGLE_DATADIR_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -29,12 +31,12 @@ extern "C" {
  * explicit_dir may be NULL. *out is new (free with free()).
  * Returns 0, WG_EINVAL when neither the argument, $WAGGLE_DATA_DIR nor $HOME
  * gives a path, WG_ENOMEM. */
-int wg_datadir_resolve(char **out, const char *explicit_dir);
+WG_EXTERN int wg_datadir_resolve(char **out, const char *explicit_dir);
 
 /* Resolves as above, creates the directory (0700, parents as needed) and
  * secures it (wg_datadir_secure). Returns 0, WG_EINVAL, WG_EDENIED, WG_EIO
  * (with the OS reason), WG_ENOMEM. */
-int wg_datadir_open(char **out, const char *explicit_dir);
+WG_EXTERN int wg_datadir_open(char **out, const char *explicit_dir);
 
 /* Limits of the tightening pass: folders deeper than this under the data
  * dir, or folders with more entries, are an error (fail closed) rather
@@ -53,11 +55,11 @@ int wg_datadir_open(char **out, const char *explicit_dir);
  * other users are skipped. The token files are not repaired: their reader
  * refuses them when others could read them (waggle/token.h). Not
  * thread-safe with concurrent writers of the same files' modes. */
-int wg_datadir_secure(const char *dir);
+WG_EXTERN int wg_datadir_secure(const char *dir);
 
 /* Joins the data dir and a relative name: "<dir>/<name>". *out is new.
  * Returns 0 or WG_ENOMEM. */
-int wg_datadir_path(char **out, const char *dir, const char *name);
+WG_EXTERN int wg_datadir_path(char **out, const char *dir, const char *name);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,8 @@
 #ifndef WAGGLE_ENGINE_H
 #define WAGGLE_ENGINE_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -141,37 +143,37 @@ typedef struct wg_engine_options {
  * wg_engine_free. opts is copied (strings too). Returns 0, WG_EINVAL (no
  * data dir, bad version, negative cap or TTL, a bad never-autopass name),
  * WG_ENOMEM. */
-int wg_engine_open(wg_engine **out, const wg_engine_options *opts);
-void wg_engine_free(wg_engine *e);
+WG_EXTERN int wg_engine_open(wg_engine **out, const wg_engine_options *opts);
+WG_EXTERN void wg_engine_free(wg_engine *e);
 
-const char *wg_engine_data_dir(const wg_engine *e);
+WG_EXTERN const char *wg_engine_data_dir(const wg_engine *e);
 /* The autonomy policy the engine applies (cap and max level). */
-void wg_engine_autonomy_policy(wg_autonomy_policy *out, const wg_engine *e);
-int64_t wg_engine_now(const wg_engine *e);
+WG_EXTERN void wg_engine_autonomy_policy(wg_autonomy_policy *out, const wg_engine *e);
+WG_EXTERN int64_t wg_engine_now(const wg_engine *e);
 /* How long a pending approval waits before it counts as denied. */
-int64_t wg_engine_approval_ttl_ms(const wg_engine *e);
+WG_EXTERN int64_t wg_engine_approval_ttl_ms(const wg_engine *e);
 
 /* ---- the parts (lazy; each returns 0 and a borrowed pointer) ------------- */
 
-int wg_engine_store(wg_store **out, wg_engine *e);
-int wg_engine_vault(wg_vault **out, wg_engine *e);        /* opens the store */
-int wg_engine_audit(wg_audit **out, wg_engine *e);        /* opens store and vault (masking) */
+WG_EXTERN int wg_engine_store(wg_store **out, wg_engine *e);
+WG_EXTERN int wg_engine_vault(wg_vault **out, wg_engine *e);        /* opens the store */
+WG_EXTERN int wg_engine_audit(wg_audit **out, wg_engine *e);        /* opens store and vault (masking) */
 /* The registry with the built-in (and demo) connectors, credentials from
  * the vault, every execution audit-logged. Opens store, vault, audit. */
-int wg_engine_registry(wg_registry **out, wg_engine *e);
+WG_EXTERN int wg_engine_registry(wg_registry **out, wg_engine *e);
 /* The gate, with the registry's declared connector risk and the trust
  * model's install risk as hooks. Opens neither store nor catalog. */
-int wg_engine_gate(const wg_gate **out, wg_engine *e);
-int wg_engine_trust(const wg_trust **out, wg_engine *e);
-int wg_engine_starter(const wg_skillset **out, wg_engine *e);
+WG_EXTERN int wg_engine_gate(const wg_gate **out, wg_engine *e);
+WG_EXTERN int wg_engine_trust(const wg_trust **out, wg_engine *e);
+WG_EXTERN int wg_engine_starter(const wg_skillset **out, wg_engine *e);
 /* DATA_DIR/catalog.json over the embedded catalog; a broken local file is
  * logged and the embedded catalog served. */
-int wg_engine_catalog(const wg_catalog **out, wg_engine *e);
+WG_EXTERN int wg_engine_catalog(const wg_catalog **out, wg_engine *e);
 /* The credential pool of provider (vault keys provider, provider-2, ...),
  * loaded once per engine with max_keys (<= 0: 10); at most 16 providers. */
-int wg_engine_pool(wg_pool **out, wg_engine *e, const char *provider, int max_keys);
+WG_EXTERN int wg_engine_pool(wg_pool **out, wg_engine *e, const char *provider, int max_keys);
 /* The tier status from DATA_DIR/config.json at the engine's clock. */
-void wg_engine_tier(wg_tier_status *out, wg_engine *e);
+WG_EXTERN void wg_engine_tier(wg_tier_status *out, wg_engine *e);
 
 /* ---- one tool call ------------------------------------------------------------- */
 
@@ -235,7 +237,7 @@ typedef struct wg_engine_outcome {
     json_t *result;                                /* WG_ENGINE_RAN: owned */
 } wg_engine_outcome;
 
-void wg_engine_outcome_clear(wg_engine_outcome *o);
+WG_EXTERN void wg_engine_outcome_clear(wg_engine_outcome *o);
 
 /* The only way any face runs a tool. autonomy may be NULL (normal). The
  * tools: connector_<id>_<action> of a registered connector, the agent
@@ -248,9 +250,9 @@ void wg_engine_outcome_clear(wg_engine_outcome *o);
  * WG_ENOTFOUND (no such tool), WG_EBUSY (too many pending approvals, by
  * count or bytes: nothing ran, nothing is pending), WG_E* when an audit row
  * that must precede the run cannot be written (fail closed: nothing ran). */
-int wg_engine_execute(wg_engine *e, const wg_engine_call *call,
-                      const wg_autonomy_request *autonomy, const wg_engine_ctx *ctx,
-                      wg_engine_outcome *out);
+WG_EXTERN int wg_engine_execute(wg_engine *e, const wg_engine_call *call,
+                                const wg_autonomy_request *autonomy, const wg_engine_ctx *ctx,
+                                wg_engine_outcome *out);
 
 /* Resolves approval id: approved runs the call (once) and fills out like
  * wg_engine_execute with status RAN; a denial is DENIED; an approval whose
@@ -258,8 +260,8 @@ int wg_engine_execute(wg_engine *e, const wg_engine_call *call,
  * later ones get WG_ENOTFOUND). Returns 0, WG_ENOTFOUND (unknown, already
  * answered, or forgotten),
  * WG_EINVAL, WG_E*. Works from any process on the same store. */
-int wg_engine_approve(wg_engine *e, const char *id, int approved, const wg_engine_ctx *ctx,
-                      wg_engine_outcome *out);
+WG_EXTERN int wg_engine_approve(wg_engine *e, const char *id, int approved, const wg_engine_ctx *ctx,
+                                wg_engine_outcome *out);
 
 /* The gate's answer without running anything (POST /api/gate/check,
  * `waggle gate`): autonomy resolved, the never-autopass list applied, and
@@ -269,18 +271,18 @@ int wg_engine_approve(wg_engine *e, const char *id, int approved, const wg_engin
  * what-if evaluation such as `waggle gate --batch`). args_json NULL = {}. Opens the
  * store only to write that row. Returns 0, WG_EINVAL, WG_E* (the row). */
 #define WG_ENGINE_CHECK_NO_AUDIT 1u
-int wg_engine_check(wg_engine *e, const wg_engine_call *call,
-                    const wg_autonomy_request *autonomy, unsigned flags,
-                    wg_engine_outcome *out);
+WG_EXTERN int wg_engine_check(wg_engine *e, const wg_engine_call *call,
+                              const wg_autonomy_request *autonomy, unsigned flags,
+                              wg_engine_outcome *out);
 /* The same for one line of `waggle gate --batch` ({"tool","args","level"};
  * the level is the operator's standing choice). Never audits. tool receives
  * the tool name (at most tool_cap - 1 bytes). */
-int wg_engine_check_line(wg_engine *e, const char *line, size_t len, wg_autonomy default_level,
-                         char *tool, size_t tool_cap, wg_gate_decision *out);
+WG_EXTERN int wg_engine_check_line(wg_engine *e, const char *line, size_t len, wg_autonomy default_level,
+                                   char *tool, size_t tool_cap, wg_gate_decision *out);
 
 /* {needsConfirmation, needsConfirmationBase, critical, autoApproved,
  *  approvalClass, level, rule, reason}. New. */
-json_t *wg_engine_decision_json(const wg_gate_decision *d);
+WG_EXTERN json_t *wg_engine_decision_json(const wg_gate_decision *d);
 
 /* ---- pending approvals ------------------------------------------------------ */
 
@@ -299,32 +301,32 @@ typedef struct wg_engine_approval {
 /* The approvals still answerable (pending, plus expired ones not yet
  * forgotten when all is set), oldest first, at most limit (0: 100).
  * Expired pending approvals are swept first (approval_denied rows). *out new. */
-int wg_engine_approvals(wg_engine_approval **out, size_t *n, wg_engine *e, int all, size_t limit);
-void wg_engine_approvals_free(wg_engine_approval *a, size_t n);
+WG_EXTERN int wg_engine_approvals(wg_engine_approval **out, size_t *n, wg_engine *e, int all, size_t limit);
+WG_EXTERN void wg_engine_approvals_free(wg_engine_approval *a, size_t n);
 /* {approvalId, tool, state, approvalClass, rule, level, workspaceId?, sessionId?,
  *  createdAt, expiresAt (ISO), input}. New. */
-json_t *wg_engine_approval_json(const wg_engine_approval *a);
+WG_EXTERN json_t *wg_engine_approval_json(const wg_engine_approval *a);
 /* Answers every approval whose time passed as denied now: its
  * approval_denied row (rule approval.expired) and, on the bus, the step
  * "✖ <tool> approval expired" and an error APPROVAL_EXPIRED. Every other
  * engine call that touches approvals sweeps first; a face that waits for
  * an approval calls this when the wait ends. */
-void wg_engine_sweep(wg_engine *e);
+WG_EXTERN void wg_engine_sweep(wg_engine *e);
 /* The state of one approval ("pending", "granted", "denied", "expired",
  * "closed" = an expiry already answered), or WG_ENOTFOUND. *state new. */
-int wg_engine_approval_state(char **state, wg_engine *e, const char *id);
+WG_EXTERN int wg_engine_approval_state(char **state, wg_engine *e, const char *id);
 
 /* ---- the event bus -------------------------------------------------------------- */
 
 /* Every event of every call, for a dashboard's live queue (GET /api/events).
  * *token identifies the subscription. At most 256 subscribers (WG_EBUSY). */
-int wg_engine_subscribe(uint64_t *token, wg_engine *e, wg_engine_event_fn fn, void *ud);
+WG_EXTERN int wg_engine_subscribe(uint64_t *token, wg_engine *e, wg_engine_event_fn fn, void *ud);
 /* After it returns, fn is not running and will not be called again. */
-void wg_engine_unsubscribe(wg_engine *e, uint64_t token);
+WG_EXTERN void wg_engine_unsubscribe(wg_engine *e, uint64_t token);
 /* An event that happened elsewhere (another replica): delivered to this
  * engine's subscribers, not forwarded again. name is an SSE event name,
  * data an object with at least "tool". Returns 0 or WG_EINVAL. */
-int wg_engine_publish_remote(wg_engine *e, const char *name, const json_t *data);
+WG_EXTERN int wg_engine_publish_remote(wg_engine *e, const char *name, const json_t *data);
 
 /* ---- the tools an agent is given ------------------------------------------------ */
 
@@ -345,7 +347,7 @@ typedef struct wg_engine_tool_counts {
  * the MCP face's tools/list). *out new; counts may be NULL. Opens the
  * registry (and so the store) for the KVARK and connector groups. Returns
  * 0, WG_ENOMEM, WG_E* from opening. */
-int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_engine *e, unsigned which);
+WG_EXTERN int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_engine *e, unsigned which);
 
 /* ---- KVARK (spec 9; waggle/kvark.h) -------------------------------------------- */
 
@@ -364,47 +366,47 @@ typedef struct wg_engine_kvark_state {
 
 /* Fills *out (reads the vault and config.json). Returns 0, WG_E* when the
  * vault cannot be opened (out then says not configured). */
-int wg_engine_kvark_status(wg_engine_kvark_state *out, wg_engine *e);
+WG_EXTERN int wg_engine_kvark_status(wg_engine_kvark_state *out, wg_engine *e);
 
 /* ---- connectors and other audited operations ------------------------------- */
 
 /* The tier's connector limit, decided from the store (every process's
  * credentials), without connecting: for a face that wants to refuse before
  * asking for a token. */
-int wg_engine_connect_check(wg_connector_limit_decision *out, wg_engine *e, const char *id);
+WG_EXTERN int wg_engine_connect_check(wg_connector_limit_decision *out, wg_engine *e, const char *id);
 /* Connects id: the limit is taken atomically across threads, processes and
  * replicas (a short reservation in the store), the credential goes to the
  * vault, and an audit row connector_connected (or connector_refused) is
  * written - never the credential. Returns 0; WG_ETIER with *lim filled when
  * the tier refuses; WG_ENOTFOUND, WG_EINVAL, WG_EUNSUPPORTED, WG_E*. */
-int wg_engine_connect(wg_connector_limit_decision *lim, wg_engine *e, const char *id,
-                      const wg_connect_request *req, const char *actor);
+WG_EXTERN int wg_engine_connect(wg_connector_limit_decision *lim, wg_engine *e, const char *id,
+                                const wg_connect_request *req, const char *actor);
 /* Disconnects id (registry semantics) and writes connector_disconnected. */
-int wg_engine_disconnect(json_t **out, wg_engine *e, const char *id, const char *actor);
+WG_EXTERN int wg_engine_disconnect(json_t **out, wg_engine *e, const char *id, const char *actor);
 
 /* A vault read that is always audited: the vault_read row is written
  * before the value is handed out, and when it cannot be, nothing is
  * returned: WG_EDENIED "its vault_read audit row could not be written
  * (<why>)" (fail closed). */
-int wg_engine_vault_get(wg_vault_entry **out, wg_engine *e, const char *name, const char *actor);
+WG_EXTERN int wg_engine_vault_get(wg_vault_entry **out, wg_engine *e, const char *name, const char *actor);
 /* vault_set / vault_deleted rows after the change. deleted (optional) is a
  * new JSON array of the names removed. */
-int wg_engine_vault_set(wg_engine *e, const char *name, const char *value, size_t len,
-                        const json_t *meta, const char *actor);
-int wg_engine_vault_delete(json_t **deleted, wg_engine *e, const char *name, int with_subkeys,
-                           const char *actor);
+WG_EXTERN int wg_engine_vault_set(wg_engine *e, const char *name, const char *value, size_t len,
+                                  const json_t *meta, const char *actor);
+WG_EXTERN int wg_engine_vault_delete(json_t **deleted, wg_engine *e, const char *name, int with_subkeys,
+                                     const char *actor);
 /* The next key of provider's pool; revealing it (reveal != 0) writes
  * pool_key_revealed first and fails closed (WG_EDENIED, as above). *key,
  * *name borrowed from the pool. */
-int wg_engine_pool_next(const char **key, const char **name, wg_engine *e, const char *provider,
-                        int max_keys, int reveal, const char *actor);
+WG_EXTERN int wg_engine_pool_next(const char **key, const char **name, wg_engine *e, const char *provider,
+                                  int max_keys, int reveal, const char *actor);
 /* Tier changes (waggle/tier.h), audited as tier_changed. */
-int wg_engine_tier_set(wg_engine *e, wg_tier tier, const char *actor);
-int wg_engine_trial_start(wg_engine *e, const char *actor);
+WG_EXTERN int wg_engine_tier_set(wg_engine *e, wg_tier tier, const char *actor);
+WG_EXTERN int wg_engine_trial_start(wg_engine *e, const char *actor);
 /* Audit rows for an export (admin audit export): lists like wg_audit_list
  * and records audit_export first. */
-int wg_engine_audit_export(wg_audit_event **out, size_t *n, wg_engine *e,
-                           const wg_audit_query *q, const char *actor);
+WG_EXTERN int wg_engine_audit_export(wg_audit_event **out, size_t *n, wg_engine *e,
+                                     const wg_audit_query *q, const char *actor);
 
 #ifdef __cplusplus
 }

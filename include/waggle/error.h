@@ -8,6 +8,8 @@
 #ifndef WAGGLE_ERROR_H
 #define WAGGLE_ERROR_H
 
+#include "waggle/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,21 +35,21 @@ typedef enum {
 
 /* The message of the last failed call on this thread; "" when none.
  * Borrowed: valid until the next libwaggle call on this thread. */
-const char *wg_error_last(void);
+WG_EXTERN const char *wg_error_last(void);
 
 /* The code of the last failed call on this thread (WG_OK when none). */
-int wg_error_last_code(void);
+WG_EXTERN int wg_error_last_code(void);
 
 /* Stable lower-case name of a code, e.g. "einval". Never NULL. */
-const char *wg_error_name(int code);
+WG_EXTERN const char *wg_error_name(int code);
 
 /* Records code and a printf-style message as this thread's last error and
  * returns code, so callers can write `return wg_error_set(WG_EINVAL, ...)`. */
-int wg_error_set(int code, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+WG_EXTERN int wg_error_set(int code, const char *fmt, ...)
+              __attribute__((format(printf, 2, 3)));
 
 /* Clears this thread's last error. */
-void wg_error_clear(void);
+WG_EXTERN void wg_error_clear(void);
 
 #ifdef __cplusplus
 }

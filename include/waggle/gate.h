@@ -24,6 +24,8 @@
 #ifndef WAGGLE_GATE_H
 #define WAGGLE_GATE_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 
 #include "waggle/types.h"
@@ -51,8 +53,8 @@ typedef struct wg_gate_hooks {
 
 /* *out is new: free with wg_gate_free. hooks may be NULL (spec behaviour from
  * the name alone) and is copied. Returns 0, WG_EINVAL, WG_ENOMEM. */
-int wg_gate_new(wg_gate **out, const wg_gate_hooks *hooks);
-void wg_gate_free(wg_gate *gate);
+WG_EXTERN int wg_gate_new(wg_gate **out, const wg_gate_hooks *hooks);
+WG_EXTERN void wg_gate_free(wg_gate *gate);
 
 #define WG_GATE_REASON_MAX 240
 
@@ -71,34 +73,34 @@ typedef struct wg_gate_decision {
  * JSON text of length len (NULL or len 0 means {}); it must be an object.
  * Fills *out. Returns 0; WG_EINVAL for a NULL argument, an empty tool name,
  * an unknown level or malformed JSON (message in wg_error_last()). */
-int wg_gate_check(wg_gate_decision *out, const wg_gate *gate, const char *tool,
-                  const char *args_json, size_t len, wg_autonomy level);
+WG_EXTERN int wg_gate_check(wg_gate_decision *out, const wg_gate *gate, const char *tool,
+                            const char *args_json, size_t len, wg_autonomy level);
 
 /* The same with arguments already parsed by jansson (args may be NULL = {}).
  * Declared as void * to keep jansson out of this header: pass a json_t *. */
-int wg_gate_check_json(wg_gate_decision *out, const wg_gate *gate, const char *tool,
-                       const void *args, wg_autonomy level);
+WG_EXTERN int wg_gate_check_json(wg_gate_decision *out, const wg_gate *gate, const char *tool,
+                                 const void *args, wg_autonomy level);
 
 /* bash with the command already extracted (no JSON): the in-process hot path. */
-int wg_gate_check_bash(wg_gate_decision *out, const wg_gate *gate,
-                       const char *command, size_t len, wg_autonomy level);
+WG_EXTERN int wg_gate_check_bash(wg_gate_decision *out, const wg_gate *gate,
+                                 const char *command, size_t len, wg_autonomy level);
 
 /* One line of `waggle gate --batch`: {"tool":..., "args":{...}, "level":...}
  * (level defaults to default_level). tool receives the tool name
  * (NUL-terminated, at most tool_cap - 1 bytes). Returns 0, or WG_EINVAL for a
  * malformed line. */
-int wg_gate_check_line(wg_gate_decision *out, const wg_gate *gate, const char *line,
-                       size_t len, wg_autonomy default_level, char *tool, size_t tool_cap);
+WG_EXTERN int wg_gate_check_line(wg_gate_decision *out, const wg_gate *gate, const char *line,
+                                 size_t len, wg_autonomy default_level, char *tool, size_t tool_cap);
 
 /* The spec's four functions, one answer each. args_json as in wg_gate_check.
  * Return 0 or WG_EINVAL. */
-int wg_gate_needs_confirmation(int *out, const wg_gate *gate, const char *tool,
-                               const char *args_json);
-int wg_gate_needs_confirmation_with_autonomy(int *out, const wg_gate *gate, const char *tool,
-                                             const char *args_json, wg_autonomy level);
-int wg_gate_approval_class(wg_approval_class *out, const wg_gate *gate, const char *tool,
-                           const char *args_json);
-int wg_gate_is_critical(int *out, const wg_gate *gate, const char *tool, const char *args_json);
+WG_EXTERN int wg_gate_needs_confirmation(int *out, const wg_gate *gate, const char *tool,
+                                         const char *args_json);
+WG_EXTERN int wg_gate_needs_confirmation_with_autonomy(int *out, const wg_gate *gate, const char *tool,
+                                                       const char *args_json, wg_autonomy level);
+WG_EXTERN int wg_gate_approval_class(wg_approval_class *out, const wg_gate *gate, const char *tool,
+                                     const char *args_json);
+WG_EXTERN int wg_gate_is_critical(int *out, const wg_gate *gate, const char *tool, const char *args_json);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,7 @@
 #include <jansson.h>
 
 #include "waggle/connector.h"
+#include "waggle/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,9 +77,9 @@ typedef struct wg_kvark_config {
  * 1..WG_KVARK_TIMEOUT_MAX_MS. On success *out owns its strings (clear it
  * with wg_kvark_config_clear). Returns 0, or WG_EINVAL with a message that
  * names the field, never its value; *out is then zeroed. */
-int wg_kvark_config_parse(wg_kvark_config *out, const char *text, size_t len);
+WG_EXTERN int wg_kvark_config_parse(wg_kvark_config *out, const char *text, size_t len);
 /* Frees the strings (the password is wiped first) and zeroes *c. NULL ok. */
-void wg_kvark_config_clear(wg_kvark_config *c);
+WG_EXTERN void wg_kvark_config_clear(wg_kvark_config *c);
 
 /* ---- errors (spec 9: "errors map by err.name") ------------------------------ */
 
@@ -93,7 +94,7 @@ typedef enum {
 
 /* "KvarkUnavailableError", "KvarkAuthError", "KvarkNotImplementedError",
  * "KvarkNotFoundError", "KvarkServerError"; "" for NONE. Static. */
-const char *wg_kvark_error_name(wg_kvark_error_kind kind);
+WG_EXTERN const char *wg_kvark_error_name(wg_kvark_error_kind kind);
 
 typedef struct wg_kvark_error {
     wg_kvark_error_kind kind;
@@ -106,7 +107,7 @@ typedef struct wg_kvark_error {
  * "feedback", "action", "ask"), as the reference's handleKvarkError words
  * it. A SERVER error has its message folded in: *out new. Returns 0 or
  * WG_ENOMEM. */
-int wg_kvark_friendly(char **out, const wg_kvark_error *err, const char *op);
+WG_EXTERN int wg_kvark_friendly(char **out, const wg_kvark_error *err, const char *op);
 
 /* ---- the client ----------------------------------------------------------- */
 
@@ -125,9 +126,9 @@ typedef struct wg_kvark_options {
 
 /* *out is new: free with wg_kvark_free. o may be NULL (strict policy).
  * Returns 0, WG_EINVAL (bad version, retries above the max), WG_ENOMEM. */
-int wg_kvark_new(wg_kvark **out, const wg_kvark_options *o);
+WG_EXTERN int wg_kvark_new(wg_kvark **out, const wg_kvark_options *o);
 /* Wipes the cached token. NULL ok. */
-void wg_kvark_free(wg_kvark *k);
+WG_EXTERN void wg_kvark_free(wg_kvark *k);
 
 /* Every call below: cfg is borrowed (from wg_kvark_config_parse); the token
  * is reused while cfg names the same KVARK and identity, and a login runs
@@ -139,15 +140,15 @@ void wg_kvark_free(wg_kvark *k);
 /* POST /api/auth/login {identifier, password} (reference 2.2), keeping the
  * token. A non-2xx answer below 500, success:false or no token is AUTH;
  * 5xx is UNAVAILABLE. */
-int wg_kvark_login(wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg);
+WG_EXTERN int wg_kvark_login(wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg);
 /* GET /api/auth/me: the health probe; *out is the KvarkUser. */
-int wg_kvark_me(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg);
+WG_EXTERN int wg_kvark_me(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg);
 /* GET /api/search?q=&limit=&offset= (limit and offset sent when > 0). */
-int wg_kvark_search(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg,
+WG_EXTERN int wg_kvark_search(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg,
                     const char *query, int limit, int offset);
 /* POST /api/feedback {feedbackType:"search_result", target:{documentId},
  * signal:{rating, label, comment?}, context:{query}}. */
-int wg_kvark_feedback(json_t **out, wg_kvark_error *err, wg_kvark *k,
+WG_EXTERN int wg_kvark_feedback(json_t **out, wg_kvark_error *err, wg_kvark *k,
                       const wg_kvark_config *cfg, long long document_id, const char *query,
                       int useful, const char *comment);
 
@@ -161,10 +162,10 @@ typedef struct wg_kvark_action_req {
     int user_approved;
     const char *approval_reference;
 } wg_kvark_action_req;
-int wg_kvark_action(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg,
+WG_EXTERN int wg_kvark_action(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg,
                     const wg_kvark_action_req *a);
 /* POST /api/chat/ask {document_id, question} (KVARK answers 501 today). */
-int wg_kvark_ask(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg,
+WG_EXTERN int wg_kvark_ask(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_config *cfg,
                  const char *document_id, const char *question);
 
 /* parseSearchResults (spec 9): a search response's results as
@@ -173,7 +174,7 @@ int wg_kvark_ask(json_t **out, wg_kvark_error *err, wg_kvark *k, const wg_kvark_
  * type is null. Results that are not objects, or lack a numeric
  * document_id, are skipped. *out new. Returns 0, WG_EINVAL (no results
  * array), WG_ENOMEM. */
-int wg_kvark_parse_search_results(json_t **out, const json_t *response);
+WG_EXTERN int wg_kvark_parse_search_results(json_t **out, const json_t *response);
 
 /* ---- the four tools ---------------------------------------------------------- */
 
@@ -185,9 +186,9 @@ typedef struct wg_kvark_tool_def {
 
 /* The four definitions in the reference's order: kvark_search,
  * kvark_feedback, kvark_action, kvark_ask_document. Static. */
-const wg_kvark_tool_def *wg_kvark_tool_defs(size_t *n);
+WG_EXTERN const wg_kvark_tool_def *wg_kvark_tool_defs(size_t *n);
 /* 1 when name is one of the four. */
-int wg_kvark_is_tool(const char *name);
+WG_EXTERN int wg_kvark_is_tool(const char *name);
 
 typedef struct wg_kvark_tool_env {
     wg_kvark *client;                   /* required */
@@ -207,7 +208,7 @@ typedef struct wg_kvark_tool_env {
  * failure, or {success:false, error:"Invalid …"} for refused arguments
  * (nothing sent). Returns 0 whenever *out is set, WG_ENOTFOUND (not a KVARK
  * tool), WG_EINVAL (NULL env), WG_ENOMEM. */
-int wg_kvark_tool_execute(json_t **out, const wg_kvark_tool_env *env, const char *tool,
+WG_EXTERN int wg_kvark_tool_execute(json_t **out, const wg_kvark_tool_env *env, const char *tool,
                           const json_t *args);
 
 #ifdef __cplusplus

@@ -13,6 +13,8 @@
 #ifndef WAGGLE_MARKER_H
 #define WAGGLE_MARKER_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -29,13 +31,13 @@ enum {
  * UTF-8, collapses whitespace runs to one space, trims, keeps at most 140
  * code points. Idempotent. *out is new (free()). NULL reason is "".
  * Returns 0 or WG_ENOMEM. */
-int wg_marker_sanitize_reason(char **out, const char *reason);
+WG_EXTERN int wg_marker_sanitize_reason(char **out, const char *reason);
 
 /* The marker line, followed by "\n". name and source must be 1-200 bytes of
  * valid UTF-8 without control characters, quotes, backslashes or { } < >
  * (so the comment can never be closed early); reason may be NULL.
  * *out is new (free()). Returns 0, WG_EINVAL (says which field), WG_ENOMEM. */
-int wg_marker_emit(char **out, const char *name, const char *source, const char *reason);
+WG_EXTERN int wg_marker_emit(char **out, const char *name, const char *source, const char *reason);
 
 typedef struct {
     char *name;
@@ -60,8 +62,8 @@ typedef struct {
  * left as text and skipped. A legacy phrase inside a marker is ignored.
  * out is zeroed first; free with wg_marker_list_free (also after errors).
  * Returns 0 or WG_ENOMEM. */
-int wg_marker_parse(wg_marker_list *out, const char *text, size_t len);
-void wg_marker_list_free(wg_marker_list *list);
+WG_EXTERN int wg_marker_parse(wg_marker_list *out, const char *text, size_t len);
+WG_EXTERN void wg_marker_list_free(wg_marker_list *list);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@
 #ifndef WAGGLE_MARKETPLACE_H
 #define WAGGLE_MARKETPLACE_H
 
+#include "waggle/export.h"
+
 #include <jansson.h>
 
 #ifdef __cplusplus
@@ -31,13 +33,13 @@ struct wg_engine;
 #define WG_MARKETPLACE_DESCRIPTION_MAX 2000
 
 /* {packs:[{name, description, skills}], total}. */
-int wg_marketplace_list(json_t **out, struct wg_engine *e);
+WG_EXTERN int wg_marketplace_list(json_t **out, struct wg_engine *e);
 /* *installed: [{name, trust}] in the pack's order. */
-int wg_marketplace_install(json_t **installed, struct wg_engine *e, const char *pack,
-                           const char *actor);
+WG_EXTERN int wg_marketplace_install(json_t **installed, struct wg_engine *e, const char *pack,
+                                     const char *actor);
 /* *pack: the new pack's manifest. description may be NULL. */
-int wg_marketplace_publish(json_t **pack, struct wg_engine *e, const char *skill,
-                           const char *description, const char *actor);
+WG_EXTERN int wg_marketplace_publish(json_t **pack, struct wg_engine *e, const char *skill,
+                                     const char *description, const char *actor);
 /* {packs, total, kvarkRequired[, hint]}: the packs of the embedded
  * data/enterprise-packs.json once kvark:connection is a valid KVARK
  * configuration (waggle/kvark.h wg_kvark_config_parse; reference 8.3 - the
@@ -46,7 +48,7 @@ int wg_marketplace_publish(json_t **pack, struct wg_engine *e, const char *skill
  * accepted (never quoting it). The route's tier (ENTERPRISE) is the
  * caller's. Returns 0, WG_EINTERNAL (the embedded file is malformed),
  * WG_ENOMEM, WG_E* from the vault. */
-int wg_marketplace_enterprise_packs(json_t **out, struct wg_engine *e);
+WG_EXTERN int wg_marketplace_enterprise_packs(json_t **out, struct wg_engine *e);
 
 #ifdef __cplusplus
 }

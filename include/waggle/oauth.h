@@ -35,6 +35,8 @@
 #ifndef WAGGLE_OAUTH_H
 #define WAGGLE_OAUTH_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include "waggle/connector.h"
 
@@ -81,9 +83,9 @@ typedef struct wg_oauth_provider {
 } wg_oauth_provider;
 
 /* The built-in rows, in a stable order; *n receives the count. */
-const wg_oauth_provider *const *wg_oauth_providers(size_t *n);
+WG_EXTERN const wg_oauth_provider *const *wg_oauth_providers(size_t *n);
 /* A row by id, or NULL. */
-const wg_oauth_provider *wg_oauth_provider_find(const char *id);
+WG_EXTERN const wg_oauth_provider *wg_oauth_provider_find(const char *id);
 
 /* ---- the token manager ----------------------------------------------------- */
 
@@ -93,9 +95,9 @@ typedef struct wg_oauth wg_oauth;
  * whose token endpoint requests pass upstream (copied; its resolver
  * borrowed; NULL = the strict default). *out is new: free with
  * wg_oauth_free. Returns 0, WG_EINVAL, WG_ENOMEM. */
-int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault,
-                 const wg_upstream_policy *upstream);
-void wg_oauth_free(wg_oauth *m);
+WG_EXTERN int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault,
+                           const wg_upstream_policy *upstream);
+WG_EXTERN void wg_oauth_free(wg_oauth *m);
 
 enum { WG_OAUTH_FORCE = 1 };
 
@@ -110,35 +112,35 @@ enum { WG_OAUTH_FORCE = 1 };
  * failed otherwise; nothing was marked, a later call may succeed);
  * WG_ETIMEOUT, WG_EIO; WG_EBUSY (another process held the refresh lock for
  * longer than WG_OAUTH_LOCK_WAIT_MS); WG_EINVAL; WG_ENOMEM. */
-int wg_oauth_token(char **token, wg_oauth *m, const char *conn, const wg_oauth_provider *p,
-                   const char *stale, unsigned flags);
+WG_EXTERN int wg_oauth_token(char **token, wg_oauth *m, const char *conn, const wg_oauth_provider *p,
+                             const char *stale, unsigned flags);
 
 /* Token endpoint requests this manager sent, and how many gave new tokens. */
-void wg_oauth_stats(const wg_oauth *m, long *requests, long *refreshed);
+WG_EXTERN void wg_oauth_stats(const wg_oauth *m, long *requests, long *refreshed);
 
 /* 1 when the connection's metadata says oauthStatus "expired" (set by
  * invalid_grant), 0 otherwise. meta borrowed, may be NULL. */
-int wg_oauth_meta_expired(const json_t *meta);
+WG_EXTERN int wg_oauth_meta_expired(const json_t *meta);
 
 /* ---- connections of a registry ---------------------------------------------- */
 
 /* The registry's own token manager (every registry with a vault has one;
  * NULL otherwise). Borrowed. */
-wg_oauth *wg_registry_token_manager(wg_registry *reg);
+WG_EXTERN wg_oauth *wg_registry_token_manager(wg_registry *reg);
 
 /* The OAuth2 connection behind id: id itself when it is a connection some
  * registered connector shares (spec->connection), else the connection of
  * the registered connector id. *provider receives its row. Returns the
  * connection name (borrowed from a spec), or NULL with the message set
  * (unknown id, or a connector that has no OAuth2 provider). */
-const char *wg_oauth_connection(const wg_registry *reg, const char *id,
-                                const wg_oauth_provider **provider);
+WG_EXTERN const char *wg_oauth_connection(const wg_registry *reg, const char *id,
+                                          const wg_oauth_provider **provider);
 
 /* The scopes to ask for: the provider's base scopes and every registered
  * connector's oauth_scopes on that connection, each once, in first-seen
  * order, joined by the provider's separator. *out new. */
-int wg_oauth_scopes(char **out, const wg_registry *reg, const char *conn,
-                    const wg_oauth_provider *p);
+WG_EXTERN int wg_oauth_scopes(char **out, const wg_registry *reg, const char *conn,
+                              const wg_oauth_provider *p);
 
 /* ---- the authorization-code flow with PKCE (RFC 6749 4.1, RFC 7636) -------- */
 
@@ -167,8 +169,8 @@ typedef struct wg_oauth_flow {
  * overrides and tenant applied) and the authorization URL in f->url.
  * Returns 0, WG_EAUTH (no client id), WG_EINVAL (bad tenant, override URL,
  * redirect URI or scopes), WG_ENOMEM. Clear f with wg_oauth_flow_clear. */
-int wg_oauth_flow_begin(wg_oauth_flow *f, const wg_connect_vault *v,
-                        const wg_oauth_flow_params *p);
+WG_EXTERN int wg_oauth_flow_begin(wg_oauth_flow *f, const wg_connect_vault *v,
+                                  const wg_oauth_flow_params *p);
 
 /* Reads the redirect the browser arrived with: a full URL, a request
  * target ("/callback?code=..."), or a query string. *code is new.
@@ -176,7 +178,7 @@ int wg_oauth_flow_begin(wg_oauth_flow *f, const wg_connect_vault *v,
  * carries error and error_description, sanitized); WG_EAUTH when state is
  * missing or differs (nothing is exchanged: RFC 6749 10.12); WG_EINVAL
  * when there is no code or the text is over 8 KiB. */
-int wg_oauth_flow_redirect(char **code, const wg_oauth_flow *f, const char *redirect);
+WG_EXTERN int wg_oauth_flow_redirect(char **code, const wg_oauth_flow *f, const char *redirect);
 
 /* Exchanges code (with the PKCE verifier) at the token endpoint, through
  * upstream (NULL = the strict default), and stores the result:
@@ -187,11 +189,11 @@ int wg_oauth_flow_redirect(char **code, const wg_oauth_flow *f, const char *redi
  * Returns 0, WG_EUPSTREAM (the endpoint refused; message from its error and
  * error_description), WG_EDENIED (the upstream policy refused the endpoint),
  * WG_ETIMEOUT, WG_EIO, WG_ENOMEM, WG_E* from the vault. */
-int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, const char *code,
-                         const wg_upstream_policy *upstream, int *has_refresh);
+WG_EXTERN int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, const char *code,
+                                   const wg_upstream_policy *upstream, int *has_refresh);
 
 /* Wipes the secrets and frees the strings. */
-void wg_oauth_flow_clear(wg_oauth_flow *f);
+WG_EXTERN void wg_oauth_flow_clear(wg_oauth_flow *f);
 
 /* ---- the loopback redirect listener (RFC 8252 7.3) --------------------------- */
 
@@ -204,10 +206,10 @@ typedef struct wg_oauth_loopback wg_oauth_loopback;
 
 /* Listens on 127.0.0.1:port (0 = an ephemeral port). *out new. Returns 0,
  * WG_EIO (cannot bind), WG_ENOMEM. */
-int wg_oauth_loopback_open(wg_oauth_loopback **out, int port);
-int wg_oauth_loopback_port(const wg_oauth_loopback *lb);
+WG_EXTERN int wg_oauth_loopback_open(wg_oauth_loopback **out, int port);
+WG_EXTERN int wg_oauth_loopback_port(const wg_oauth_loopback *lb);
 /* The listening socket, for a caller that polls it with other inputs. */
-int wg_oauth_loopback_fd(const wg_oauth_loopback *lb);
+WG_EXTERN int wg_oauth_loopback_fd(const wg_oauth_loopback *lb);
 
 /* Waits up to timeout_ms for a GET of path (e.g. "/callback") and gives its
  * request target in *target (new). Other requests (favicon, probes) get a
@@ -215,9 +217,9 @@ int wg_oauth_loopback_fd(const wg_oauth_loopback *lb);
  * of them, or at the deadline, it gives up. The browser is answered with a
  * short page telling the person to go back to the terminal. Returns 0,
  * WG_ETIMEOUT, WG_EIO, WG_ENOMEM. */
-int wg_oauth_loopback_wait(char **target, wg_oauth_loopback *lb, const char *path, int timeout_ms);
+WG_EXTERN int wg_oauth_loopback_wait(char **target, wg_oauth_loopback *lb, const char *path, int timeout_ms);
 
-void wg_oauth_loopback_free(wg_oauth_loopback *lb);
+WG_EXTERN void wg_oauth_loopback_free(wg_oauth_loopback *lb);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef WAGGLE_PERMISSIONS_H
 #define WAGGLE_PERMISSIONS_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -18,27 +20,27 @@ extern "C" {
 typedef struct wg_permissions wg_permissions;
 
 /* READONLY_TOOLS (spec 6), in the spec's order. Static; *count gets 18. */
-const char *const *wg_permissions_readonly_tools(size_t *count);
+WG_EXTERN const char *const *wg_permissions_readonly_tools(size_t *count);
 
 /* *out is new (wg_permissions_free). blacklist/whitelist are arrays of n
  * names, copied; whitelist NULL means "no whitelist" (an empty non-NULL
  * whitelist allows nothing). Returns 0, WG_EINVAL (a NULL name), WG_ENOMEM. */
-int wg_permissions_new(wg_permissions **out, const char *const *blacklist, size_t nblack,
-                       const char *const *whitelist, size_t nwhite);
+WG_EXTERN int wg_permissions_new(wg_permissions **out, const char *const *blacklist, size_t nblack,
+                                 const char *const *whitelist, size_t nwhite);
 
 /* PermissionManager.sandbox(): a whitelist of READONLY_TOOLS. */
-int wg_permissions_sandbox(wg_permissions **out);
+WG_EXTERN int wg_permissions_sandbox(wg_permissions **out);
 
-void wg_permissions_free(wg_permissions *pm);
+WG_EXTERN void wg_permissions_free(wg_permissions *pm);
 
 /* 1 when name may be used, else 0 (NULL name: 0). */
-int wg_permissions_is_allowed(const wg_permissions *pm, const char *name);
+WG_EXTERN int wg_permissions_is_allowed(const wg_permissions *pm, const char *name);
 
 /* filterTools: writes to out[] the allowed names of tools[0..n), in their
  * original order (borrowed pointers), and their count to *nout. out must
  * have room for n entries. Returns 0 or WG_EINVAL. */
-int wg_permissions_filter(const wg_permissions *pm, const char *const *tools, size_t n,
-                          const char **out, size_t *nout);
+WG_EXTERN int wg_permissions_filter(const wg_permissions *pm, const char *const *tools, size_t n,
+                                    const char **out, size_t *nout);
 
 #ifdef __cplusplus
 }

@@ -8,33 +8,32 @@
 #ifndef WAGGLE_PERSONAS_H
 #define WAGGLE_PERSONAS_H
 
+#include "waggle/export.h"
+
 #include <jansson.h>
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
 #endif
 
 /* All personas, built-ins first: [{id,name,description,systemPrompt,tools,
  * readOnly,custom}]. *out is new. Returns 0 or WG_E*. */
-int wg_personas_list(json_t **out, const char *data_dir);
+WG_EXTERN int wg_personas_list(json_t **out, const char *data_dir);
 
 /* Validates and saves a custom persona from a request body
  * {name, description?, systemPrompt?, tools:[...], readOnly?}. *out is the
  * stored persona (new). Returns 0, WG_EINVAL (message names the field),
  * WG_EEXISTS (id taken), WG_EIO. */
-int wg_personas_create(json_t **out, const char *data_dir, const json_t *body);
+WG_EXTERN int wg_personas_create(json_t **out, const char *data_dir, const json_t *body);
 
 /* Builds (does not save) a persona for a description: tools from a keyword
  * table, read-only when the description asks for it, starter skills whose
  * name or text matches. *out is new. Returns 0 or WG_EINVAL. */
-int wg_personas_generate(json_t **out, const char *data_dir, const char *description,
-                          const char *name);
+WG_EXTERN int wg_personas_generate(json_t **out, const char *data_dir, const char *description,
+                                    const char *name);
 
 /* The read-only tool set (spec 6, READONLY_TOOLS): 1 when tool is in it. */
-int wg_personas_tool_readonly(const char *tool);
+WG_EXTERN int wg_personas_tool_readonly(const char *tool);
 
 #ifdef __cplusplus
 }

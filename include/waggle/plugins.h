@@ -11,6 +11,8 @@
 #ifndef WAGGLE_PLUGINS_H
 #define WAGGLE_PLUGINS_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 
@@ -38,17 +40,17 @@ typedef struct {
  * list. out is zeroed first; free with wg_plugin_list_free (also after an
  * error). Returns 0, WG_EIO (the plugins dir exists but cannot be listed),
  * WG_ENOMEM. */
-int wg_plugins_load(wg_plugin_list *out, const char *data_dir);
+WG_EXTERN int wg_plugins_load(wg_plugin_list *out, const char *data_dir);
 
 /* Parses one plugin.json text; dir_name is the fallback name. out is zeroed
  * first. Returns 0, WG_EINVAL (not a JSON object, wrong field types, unsafe
  * name), WG_ENOMEM. */
-int wg_plugin_parse(wg_plugin *out, const char *json_text, size_t len, const char *dir_name);
-void wg_plugin_clear(wg_plugin *p);
-void wg_plugin_list_free(wg_plugin_list *list);
+WG_EXTERN int wg_plugin_parse(wg_plugin *out, const char *json_text, size_t len, const char *dir_name);
+WG_EXTERN void wg_plugin_clear(wg_plugin *p);
+WG_EXTERN void wg_plugin_list_free(wg_plugin_list *list);
 
 /* {name, description, skills, mcpServers, tools}. New reference or NULL. */
-json_t *wg_plugin_json(const wg_plugin *p);
+WG_EXTERN json_t *wg_plugin_json(const wg_plugin *p);
 
 #ifdef __cplusplus
 }

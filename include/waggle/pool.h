@@ -34,6 +34,8 @@
 #ifndef WAGGLE_POOL_H
 #define WAGGLE_POOL_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -67,52 +69,52 @@ typedef struct wg_pool_options {
 
 /* A new empty pool for provider (copied). st may be NULL (state in memory
  * only) and is borrowed. opts may be NULL. *out is new: wg_pool_free. */
-int wg_pool_new(wg_pool **out, const char *provider, wg_store *st,
-                const wg_pool_options *opts);
+WG_EXTERN int wg_pool_new(wg_pool **out, const char *provider, wg_store *st,
+                          const wg_pool_options *opts);
 
 /* Wipes the keys and frees. NULL is a no-op. */
-void wg_pool_free(wg_pool *p);
+WG_EXTERN void wg_pool_free(wg_pool *p);
 
 /* Adds an entry (both strings copied). A duplicate name is ignored and
  * still returns 0. */
-int wg_pool_add(wg_pool *p, const char *name, const char *key);
+WG_EXTERN int wg_pool_add(wg_pool *p, const char *name, const char *key);
 
 /* loadCredentialPool: vault entry `provider` if present, then provider-2 ..
  * provider-<max_keys>, stopping at the first absent one (a missing primary
  * does not stop it). max_keys <= 0 means 10. */
-int wg_pool_load(wg_pool **out, wg_vault *v, const char *provider, int max_keys,
-                 wg_store *st, const wg_pool_options *opts);
+WG_EXTERN int wg_pool_load(wg_pool **out, wg_vault *v, const char *provider, int max_keys,
+                           wg_store *st, const wg_pool_options *opts);
 
 /* getKey: *key / *name (either may be NULL) borrowed. Returns 0, or
  * WG_ENOTFOUND when the pool is empty or no key is available (the message
  * says which), or a store error. */
-int wg_pool_get_key(wg_pool *p, const char **key, const char **name);
+WG_EXTERN int wg_pool_get_key(wg_pool *p, const char **key, const char **name);
 
 /* reportError. retry_after_ms < 0 = none. *available (may be NULL)
  * receives hasAvailableKeys() after the update. An unknown key is not an
  * error: nothing changes. msg may be NULL. */
-int wg_pool_report_error(wg_pool *p, const char *key, int status,
-                         const char *msg, int64_t retry_after_ms, int *available);
+WG_EXTERN int wg_pool_report_error(wg_pool *p, const char *key, int status,
+                                   const char *msg, int64_t retry_after_ms, int *available);
 
 /* reportSuccess: successCount++ of the first entry with that key. */
-int wg_pool_report_success(wg_pool *p, const char *key);
+WG_EXTERN int wg_pool_report_success(wg_pool *p, const char *key);
 
 /* hasAvailableKeys into *available. */
-int wg_pool_has_available(wg_pool *p, int *available);
+WG_EXTERN int wg_pool_has_available(wg_pool *p, int *available);
 
 /* getStatus (recovers expired cooldowns first): PoolStatus JSON
  * {provider, totalKeys, activeKeys, cooldownKeys, disabledKeys,
  *  entries:[{name,status,cooldownUntil,lastError,successCount,errorCount}]}
  * with cooldownUntil ms or null. No key values. *out new. */
-int wg_pool_status(json_t **out, wg_pool *p);
+WG_EXTERN int wg_pool_status(json_t **out, wg_pool *p);
 
 /* The name of the first entry with key, or NULL. Borrowed. */
-const char *wg_pool_name_for_key(wg_pool *p, const char *key);
+WG_EXTERN const char *wg_pool_name_for_key(wg_pool *p, const char *key);
 /* The key of the entry called name, or NULL. Borrowed. */
-const char *wg_pool_key_for_name(wg_pool *p, const char *name);
+WG_EXTERN const char *wg_pool_key_for_name(wg_pool *p, const char *name);
 
-size_t wg_pool_size(const wg_pool *p);
-const char *wg_pool_provider(const wg_pool *p);
+WG_EXTERN size_t wg_pool_size(const wg_pool *p);
+WG_EXTERN const char *wg_pool_provider(const wg_pool *p);
 
 /* extractStatusCode over what the caller knows of an error. */
 typedef struct wg_pool_error_info {
@@ -125,7 +127,7 @@ typedef struct wg_pool_error_info {
 
 /* status if has_status (0 included), else status_code, else the first
  * whole-word 401|402|429|500|502|503 in message; -1 when none (null). */
-int wg_pool_extract_status_code(const wg_pool_error_info *e);
+WG_EXTERN int wg_pool_extract_status_code(const wg_pool_error_info *e);
 
 #ifdef __cplusplus
 }

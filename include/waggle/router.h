@@ -10,6 +10,8 @@
 #ifndef WAGGLE_ROUTER_H
 #define WAGGLE_ROUTER_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 
@@ -95,19 +97,19 @@ typedef struct {
  * confidence (descending); a single "missing" route when nothing matches
  * (also for an empty or blank query). out is zeroed first; free with
  * wg_route_list_free. Returns 0, WG_EINVAL (NULL deps), WG_ENOMEM. */
-int wg_router_resolve(wg_route_list *out, const wg_router_deps *deps, const char *query);
-void wg_route_list_free(wg_route_list *list);
+WG_EXTERN int wg_router_resolve(wg_route_list *out, const wg_router_deps *deps, const char *query);
+WG_EXTERN void wg_route_list_free(wg_route_list *list);
 
 /* "native", "skill", "plugin", "mcp", "subagent", "connector", "missing". */
-const char *wg_capability_source_name(wg_capability_source s);
+WG_EXTERN const char *wg_capability_source_name(wg_capability_source s);
 
 /* ROLE_KEYWORDS: the trigger words of a role (lower-case name), NULL-terminated,
  * or NULL for an unknown role. */
-const char *const *wg_router_role_keywords(const char *role);
+WG_EXTERN const char *const *wg_router_role_keywords(const char *role);
 
 /* The route as spec JSON {source,name,confidence,description,available[,suggestion]}. */
-json_t *wg_route_json(const wg_route *r);
-json_t *wg_route_list_json(const wg_route_list *list);
+WG_EXTERN json_t *wg_route_json(const wg_route *r);
+WG_EXTERN json_t *wg_route_list_json(const wg_route_list *list);
 
 #ifdef __cplusplus
 }

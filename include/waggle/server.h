@@ -14,6 +14,8 @@
 #ifndef WAGGLE_SERVER_H
 #define WAGGLE_SERVER_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -74,17 +76,17 @@ typedef struct wg_server_options {
  * Returns 0, WG_EINVAL (bad listen address, missing data_dir, a connection
  * limit RLIMIT_NOFILE cannot hold, a trusted proxy that is not an address), WG_EIO
  * (cannot bind, token file), WG_ENOMEM, or what an area's init returned. */
-int wg_server_start(wg_server **out, const wg_server_options *opt);
+WG_EXTERN int wg_server_start(wg_server **out, const wg_server_options *opt);
 
 /* The bound port (useful with port 0). */
-unsigned wg_server_port(const wg_server *srv);
+WG_EXTERN unsigned wg_server_port(const wg_server *srv);
 
 /* The API token in use. Borrowed; valid while the server lives. */
-const char *wg_server_token(const wg_server *srv);
+WG_EXTERN const char *wg_server_token(const wg_server *srv);
 
 /* Stops accepting, lets requests in flight finish (up to 10 s), closes the
  * store and frees the server. NULL is a no-op. */
-void wg_server_stop(wg_server *srv);
+WG_EXTERN void wg_server_stop(wg_server *srv);
 
 #ifdef __cplusplus
 }

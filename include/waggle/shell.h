@@ -38,6 +38,8 @@
 #ifndef WAGGLE_SHELL_H
 #define WAGGLE_SHELL_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -71,10 +73,10 @@ typedef struct wg_shell_verdict {
 /* Classifies the command text cmd[0..len) (need not be NUL-terminated; a NUL
  * byte inside is treated as unparseable). Fills *out. Returns 0, or WG_EINVAL
  * when out is NULL or cmd is NULL with len > 0. */
-int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len);
+WG_EXTERN int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t len);
 
 /* "safe" | "risky" | "destructive" | "critical". Static string. */
-const char *wg_shell_class_name(wg_shell_class c);
+WG_EXTERN const char *wg_shell_class_name(wg_shell_class c);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 #ifndef WAGGLE_SKILLS_H
 #define WAGGLE_SKILLS_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include "waggle/trust.h"
 
@@ -46,8 +48,8 @@ typedef struct {
 /* Parses front matter at the start of content (none is fine: all zero).
  * out is zeroed first; clear with wg_skill_meta_clear. Returns 0,
  * WG_EINVAL (front matter opened but never closed), WG_ENOMEM. */
-int wg_skill_meta_parse(wg_skill_meta *out, const char *content);
-void wg_skill_meta_clear(wg_skill_meta *m);
+WG_EXTERN int wg_skill_meta_parse(wg_skill_meta *out, const char *content);
+WG_EXTERN void wg_skill_meta_clear(wg_skill_meta *m);
 
 /* One skill of a set. All fields owned by the set. */
 typedef struct {
@@ -65,27 +67,27 @@ typedef struct wg_skillset wg_skillset;
 /* Loads every <name>.md of dir whose name is valid, sorted by name.
  * A missing dir gives an empty set. *out is new (wg_skillset_free).
  * Returns 0, WG_EIO, WG_ENOMEM. */
-int wg_skillset_load_dir(wg_skillset **out, const char *dir);
+WG_EXTERN int wg_skillset_load_dir(wg_skillset **out, const char *dir);
 
 /* The starter pack: the directory in $WAGGLE_STARTER_SKILLS_DIR when set
  * (WG_ENOTFOUND if it is not a directory), else the embedded copy. */
-int wg_skillset_load_starter(wg_skillset **out);
+WG_EXTERN int wg_skillset_load_starter(wg_skillset **out);
 
 /* The active skills of a data dir (DATA_DIR/skills). */
-int wg_skillset_load_active(wg_skillset **out, const char *data_dir);
+WG_EXTERN int wg_skillset_load_active(wg_skillset **out, const char *data_dir);
 
-void wg_skillset_free(wg_skillset *s);
-size_t wg_skillset_count(const wg_skillset *s);
+WG_EXTERN void wg_skillset_free(wg_skillset *s);
+WG_EXTERN size_t wg_skillset_count(const wg_skillset *s);
 /* Borrowed, valid while the set lives; NULL when out of range / absent. */
-const wg_skill *wg_skillset_get(const wg_skillset *s, size_t i);
-const wg_skill *wg_skillset_find(const wg_skillset *s, const char *name);
+WG_EXTERN const wg_skill *wg_skillset_get(const wg_skillset *s, size_t i);
+WG_EXTERN const wg_skill *wg_skillset_find(const wg_skillset *s, const char *name);
 /* The directory the set came from, or NULL (embedded). Borrowed. */
-const char *wg_skillset_dir(const wg_skillset *s);
+WG_EXTERN const char *wg_skillset_dir(const wg_skillset *s);
 
 /* 0 when name is a safe skill name: 1-64 bytes of [A-Za-z0-9._-], starting
  * with a letter or digit, no "..". Else WG_EINVAL "Invalid capability name"
  * (traversal like "../x", "a/b", "a\\b" is refused here, not only by tools). */
-int wg_skill_name_check(const char *name);
+WG_EXTERN int wg_skill_name_check(const char *name);
 
 /* validateInstallCandidate (spec 3.3), first failure wins:
  *   WG_EINVAL        invalid name
@@ -93,16 +95,16 @@ int wg_skill_name_check(const char *name);
  *   WG_ENOTFOUND     not in the starter pack
  *   WG_EEXISTS       already in installed (may be NULL)
  * On 0, *starter_out (may be NULL) is the starter skill, borrowed. */
-int wg_skills_validate_install(const wg_skill **starter_out, const wg_skillset *starter,
-                               const wg_skillset *installed, const char *name,
-                               const char *source);
+WG_EXTERN int wg_skills_validate_install(const wg_skill **starter_out, const wg_skillset *starter,
+                                         const wg_skillset *installed, const char *name,
+                                         const char *source);
 
 /* Validates, then copies the starter skill to DATA_DIR/skills/<name>.md
  * atomically (temporary file, fsync, link into place so an existing file is
  * never replaced, fsync of the directory). *path_out (may be NULL) is the
  * new file's path (free()). Returns 0, the validation codes, WG_EIO, WG_ENOMEM. */
-int wg_skills_install(char **path_out, const char *data_dir, const wg_skillset *starter,
-                      const char *name, const char *source);
+WG_EXTERN int wg_skills_install(char **path_out, const char *data_dir, const wg_skillset *starter,
+                                const char *name, const char *source);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,8 @@
 #ifndef WAGGLE_STORE_H
 #define WAGGLE_STORE_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,18 +42,18 @@ typedef struct wg_store wg_store;
  * replicas sharing a database should share WAGGLE_VAULT_PASSPHRASE or one
  * vault.key). *out is new: free with wg_store_free.
  * Returns 0, WG_EINVAL, WG_EIO, WG_ESTORE, WG_ENOMEM. */
-int wg_store_open(wg_store **out, const char *data_dir);
+WG_EXTERN int wg_store_open(wg_store **out, const char *data_dir);
 
 /* Closes the store. NULL is a no-op. Must not be called inside a
  * transaction. */
-void wg_store_free(wg_store *st);
+WG_EXTERN void wg_store_free(wg_store *st);
 
 /* The data dir the store was opened from (borrowed; NULL for a back end
  * opened without one). */
-const char *wg_store_data_dir(const wg_store *st);
+WG_EXTERN const char *wg_store_data_dir(const wg_store *st);
 
 /* Schema version the store is at after migration (>= 1). */
-int wg_store_schema_version(const wg_store *st);
+WG_EXTERN int wg_store_schema_version(const wg_store *st);
 
 /* ---- portable SQL --------------------------------------------------- */
 
@@ -90,19 +92,19 @@ typedef struct wg_store_rows wg_store_rows;
  * (free with wg_store_rows_free; it may hold zero rows). When changes is
  * non-NULL, *changes is the number of rows inserted/updated/deleted.
  * Returns 0, WG_ESTORE, WG_EBUSY, WG_EINVAL, WG_ENOMEM. */
-int wg_store_exec(wg_store *st, const char *sql, const wg_store_value *params,
-                  size_t n, wg_store_rows **rows, int64_t *changes);
+WG_EXTERN int wg_store_exec(wg_store *st, const char *sql, const wg_store_value *params,
+                            size_t n, wg_store_rows **rows, int64_t *changes);
 
-size_t wg_store_rows_count(const wg_store_rows *rows);
-size_t wg_store_rows_columns(const wg_store_rows *rows);
+WG_EXTERN size_t wg_store_rows_count(const wg_store_rows *rows);
+WG_EXTERN size_t wg_store_rows_columns(const wg_store_rows *rows);
 /* Cell accessors: NULL / 0 for SQL NULL or out-of-range. Pointers are
  * borrowed, valid until wg_store_rows_free. Text is NUL-terminated. */
-const char *wg_store_rows_text(const wg_store_rows *rows, size_t r, size_t c);
-int64_t wg_store_rows_int(const wg_store_rows *rows, size_t r, size_t c);
-const void *wg_store_rows_blob(const wg_store_rows *rows, size_t r, size_t c, size_t *len);
-int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
+WG_EXTERN const char *wg_store_rows_text(const wg_store_rows *rows, size_t r, size_t c);
+WG_EXTERN int64_t wg_store_rows_int(const wg_store_rows *rows, size_t r, size_t c);
+WG_EXTERN const void *wg_store_rows_blob(const wg_store_rows *rows, size_t r, size_t c, size_t *len);
+WG_EXTERN int wg_store_rows_is_null(const wg_store_rows *rows, size_t r, size_t c);
 /* Frees the rows, wiping cell memory first. NULL is a no-op. */
-void wg_store_rows_free(wg_store_rows *rows);
+WG_EXTERN void wg_store_rows_free(wg_store_rows *rows);
 
 typedef enum {
     WG_STORE_TX_READ = 0,   /* one snapshot: every read sees the same moment
@@ -113,16 +115,16 @@ typedef enum {
 
 /* Transactions do not nest. Returns 0, WG_EBUSY, WG_ESTORE, WG_EINVAL
  * (already in a transaction on this store). */
-int wg_store_begin(wg_store *st, wg_store_tx kind);
-int wg_store_commit(wg_store *st);
+WG_EXTERN int wg_store_begin(wg_store *st, wg_store_tx kind);
+WG_EXTERN int wg_store_commit(wg_store *st);
 /* Always ends the transaction; returns 0 or WG_ESTORE. */
-int wg_store_rollback(wg_store *st);
+WG_EXTERN int wg_store_rollback(wg_store *st);
 
 /* ---- small settings table (key -> text), e.g. the vault's salt ------- */
 
 /* *out is new (free()). WG_ENOTFOUND when absent. */
-int wg_store_setting_get(char **out, wg_store *st, const char *key);
-int wg_store_setting_set(wg_store *st, const char *key, const char *value);
+WG_EXTERN int wg_store_setting_get(char **out, wg_store *st, const char *key);
+WG_EXTERN int wg_store_setting_set(wg_store *st, const char *key, const char *value);
 
 /* A bounded counter in the settings table (value = decimal text): adds one
  * to key when its value is below limit, as one conditional upsert inside a
@@ -132,7 +134,7 @@ int wg_store_setting_set(wg_store *st, const char *key, const char *value);
  * current value when it already reached limit (nothing changes); WG_EINVAL
  * (limit < 1, NULL key), WG_EBUSY, WG_ESTORE. Must not be called inside a
  * transaction on st. count may be NULL. */
-int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
+WG_EXTERN int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t *count);
 
 /* ---- lease locks (migration 4) ---------------------------------------- */
 
@@ -144,11 +146,11 @@ int wg_store_counter_take(wg_store *st, const char *key, int64_t limit, int64_t 
  * both win. now_ms 0 = the real clock. Returns 0 (taken), WG_EBUSY
  * (another owner holds a live lease), WG_EINVAL, WG_ESTORE. Must not be
  * called inside a transaction of another thread's making (like every call). */
-int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
-                       int64_t now_ms);
+WG_EXTERN int wg_store_lock_take(wg_store *st, const char *name, const char *owner, int64_t ttl_ms,
+                                 int64_t now_ms);
 
 /* Releases the lock when owner holds it; 0 also when it did not. */
-int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
+WG_EXTERN int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
 
 /* ---- back-end interface (for back-end authors) ----------------------- */
 
@@ -167,19 +169,19 @@ typedef struct wg_store_backend {
 
 /* The built-in back ends: SQLite (one file) and PostgreSQL (libpq
  * conninfo or postgres:// URL as the target; several replicas share it). */
-const wg_store_backend *wg_store_sqlite_backend(void);
-const wg_store_backend *wg_store_postgres_backend(void);
+WG_EXTERN const wg_store_backend *wg_store_sqlite_backend(void);
+WG_EXTERN const wg_store_backend *wg_store_postgres_backend(void);
 
 /* Opens any back end and migrates it. data_dir may be NULL. */
-int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
-                          const char *target, const char *data_dir);
+WG_EXTERN int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
+                                    const char *target, const char *data_dir);
 
 /* For back ends: building a result set. wg_store_rows_new returns NULL on
  * allocation failure; wg_store_rows_add_row appends an all-NULL row;
  * wg_store_rows_set copies the value into the last row. */
-wg_store_rows *wg_store_rows_new(size_t columns);
-int wg_store_rows_add_row(wg_store_rows *rows);
-int wg_store_rows_set(wg_store_rows *rows, size_t c, const wg_store_value *v);
+WG_EXTERN wg_store_rows *wg_store_rows_new(size_t columns);
+WG_EXTERN int wg_store_rows_add_row(wg_store_rows *rows);
+WG_EXTERN int wg_store_rows_set(wg_store_rows *rows, size_t c, const wg_store_value *v);
 
 #ifdef __cplusplus
 }

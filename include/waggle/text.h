@@ -8,6 +8,8 @@
 #ifndef WAGGLE_TEXT_H
 #define WAGGLE_TEXT_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 
@@ -25,20 +27,20 @@ typedef struct {
  * [a-z0-9_-] from each token, keeps tokens of length >= 3 that are not stop
  * words. out is filled (free with wg_keywords_free, also after an error:
  * it is zeroed first). text NULL is treated as "". Returns 0 or WG_ENOMEM. */
-int wg_text_keywords(wg_keywords *out, const char *text);
-void wg_keywords_free(wg_keywords *kw);
+WG_EXTERN int wg_text_keywords(wg_keywords *out, const char *text);
+WG_EXTERN void wg_keywords_free(wg_keywords *kw);
 
 /* True when word (lowercase) is in STOP_WORDS. */
-int wg_text_is_stop_word(const char *word);
+WG_EXTERN int wg_text_is_stop_word(const char *word);
 /* The table itself, for tests and documentation. Static strings. */
-size_t wg_text_stop_word_count(void);
-const char *wg_text_stop_word(size_t i);
+WG_EXTERN size_t wg_text_stop_word_count(void);
+WG_EXTERN const char *wg_text_stop_word(size_t i);
 
 /* Folds s for matching: ASCII lowercase, every byte outside [a-z0-9]
  * (hyphen, underscore, punctuation, non-ASCII) becomes one space, runs of
  * spaces collapse, ends trimmed. "Risk-Assessment_v2!" -> "risk assessment v2".
  * *out is new (free()). Returns 0 or WG_ENOMEM. */
-int wg_text_fold(char **out, const char *s);
+WG_EXTERN int wg_text_fold(char **out, const char *s);
 
 /* Word-bounded match of two folded strings: needle occurs in hay starting at
  * a word start and ending at a word end, or followed only by an inflection
@@ -46,18 +48,18 @@ int wg_text_fold(char **out, const char *s);
  * of a word in hay ("risks" ~ "risk", "assess" ~ "assessment",
  * "plan" ~ "planning"). "memo" does not match "memory", "data" does not
  * match "database", "plan" does not match "planet". Empty needle: 0. */
-int wg_text_word_match(const char *folded_hay, const char *folded_needle);
+WG_EXTERN int wg_text_word_match(const char *folded_hay, const char *folded_needle);
 
 /* One display line: control characters and whitespace runs become one
  * space, invalid UTF-8 bytes become '?', ends trimmed, cut to at most
  * max_bytes at a character boundary. *out is new (free()). NULL s is "".
  * Returns 0 or WG_ENOMEM. */
-int wg_text_one_line(char **out, const char *s, size_t max_bytes);
+WG_EXTERN int wg_text_one_line(char **out, const char *s, size_t max_bytes);
 
 /* A JSON string that never fails on bad bytes: s as is when it is valid
  * UTF-8, else a copy with invalid bytes as '?'. NULL s gives "". New
  * reference, NULL only when out of memory. */
-json_t *wg_text_json_string(const char *s);
+WG_EXTERN json_t *wg_text_json_string(const char *s);
 
 #ifdef __cplusplus
 }

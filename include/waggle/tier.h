@@ -22,6 +22,8 @@
 #ifndef WAGGLE_TIER_H
 #define WAGGLE_TIER_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -45,20 +47,20 @@ typedef enum {
 #define WG_TIER_UPGRADE_URL "https://waggle-os.ai/upgrade"
 
 /* "FREE", "PRO", "TEAMS", "ENTERPRISE", "TRIAL"; "FREE" for out-of-range. */
-const char *wg_tier_name(wg_tier t);
+WG_EXTERN const char *wg_tier_name(wg_tier t);
 
 /* parseTier: exact upper-cased match against the five names first, then the
  * legacy names lower-cased (solo->FREE, basic->PRO, business->TEAMS,
  * enterprise->ENTERPRISE, trial->TRIAL). No trimming: " PRO" is invalid.
  * Returns 0, or WG_EINVAL (NULL, empty, unknown) leaving *out untouched. */
-int wg_tier_parse(wg_tier *out, const char *raw);
+WG_EXTERN int wg_tier_parse(wg_tier *out, const char *raw);
 
 /* Rank: FREE 0, PRO 1, TEAMS 2, ENTERPRISE 3, TRIAL 3. */
-int wg_tier_rank(wg_tier t);
+WG_EXTERN int wg_tier_rank(wg_tier t);
 
 /* 1 when actual ranks at or above required. Callers pass the EFFECTIVE
  * tier (an expired TRIAL has already decayed to FREE). */
-int wg_tier_satisfies(wg_tier actual, wg_tier required);
+WG_EXTERN int wg_tier_satisfies(wg_tier actual, wg_tier required);
 
 /* The evaluated tier of a config. */
 typedef struct wg_tier_status {
@@ -74,8 +76,8 @@ typedef struct wg_tier_status {
 } wg_tier_status;
 
 /* Evaluates raw_tier / trial_started_at (either may be NULL) at now_ms. */
-void wg_tier_evaluate(wg_tier_status *out, const char *raw_tier,
-                      const char *trial_started_at, int64_t now_ms);
+WG_EXTERN void wg_tier_evaluate(wg_tier_status *out, const char *raw_tier,
+                                const char *trial_started_at, int64_t now_ms);
 
 /* requireTier: the 403 body fields when `effective` does not satisfy
  * `required`. */
@@ -90,10 +92,10 @@ typedef struct wg_tier_denial {
 
 /* Returns 0 when allowed (out untouched), WG_ETIER with *out filled (and
  * the message set as the last error) when not. out may be NULL. */
-int wg_tier_require(wg_tier_denial *out, wg_tier effective, wg_tier required);
+WG_EXTERN int wg_tier_require(wg_tier_denial *out, wg_tier effective, wg_tier required);
 
 /* {"error","message","required","actual","upgradeUrl"} in that order. New. */
-json_t *wg_tier_denial_json(const wg_tier_denial *d);
+WG_EXTERN json_t *wg_tier_denial_json(const wg_tier_denial *d);
 
 /* The capability table: what each tier includes (data, one row per tier).
  * Limits are -1 for unlimited. */
@@ -112,10 +114,10 @@ typedef struct wg_tier_capabilities {
 } wg_tier_capabilities;
 
 /* The row for t (TRIAL has ENTERPRISE's rights). Never NULL. */
-const wg_tier_capabilities *wg_tier_capabilities_of(wg_tier t);
+WG_EXTERN const wg_tier_capabilities *wg_tier_capabilities_of(wg_tier t);
 
 /* {"connectorLimit", "workspaceLimit", "features":{...}} for t. New. */
-json_t *wg_tier_capabilities_json(wg_tier t);
+WG_EXTERN json_t *wg_tier_capabilities_json(wg_tier t);
 
 /* Feature gates as data: feature name -> minimum tier. */
 typedef struct wg_tier_feature {
@@ -124,9 +126,9 @@ typedef struct wg_tier_feature {
 } wg_tier_feature;
 
 /* The table; *n receives its length. */
-const wg_tier_feature *wg_tier_features(size_t *n);
+WG_EXTERN const wg_tier_feature *wg_tier_features(size_t *n);
 /* Minimum tier of a feature. WG_ENOTFOUND when unknown. */
-int wg_tier_feature_min(wg_tier *out, const char *feature);
+WG_EXTERN int wg_tier_feature_min(wg_tier *out, const char *feature);
 
 /* ---- part 2: DATA_DIR/config.json (src/store/config.c) ----------------- */
 
@@ -135,22 +137,22 @@ struct wg_audit;
 /* Reads config.json fields `tier` and `trialStartedAt` and evaluates them
  * at now_ms (0 = real clock). Never fails: missing or broken files read as
  * FREE. */
-void wg_tier_read(wg_tier_status *out, const char *data_dir, int64_t now_ms);
+WG_EXTERN void wg_tier_read(wg_tier_status *out, const char *data_dir, int64_t now_ms);
 
 /* Writes `tier` (other keys kept). audit may be NULL; when given, appends
  * tier_changed {from, to} with actor. Returns 0, WG_EIO, WG_ENOMEM, or the
  * audit's error (the tier is already written then). */
-int wg_tier_set(const char *data_dir, wg_tier tier, struct wg_audit *audit,
-                const char *actor);
+WG_EXTERN int wg_tier_set(const char *data_dir, wg_tier tier, struct wg_audit *audit,
+                          const char *actor);
 
 /* Sets tier TRIAL and trialStartedAt = now_ms (0 = real clock). Refuses
  * with WG_EEXISTS when trialStartedAt is already set (one trial only). */
-int wg_tier_start_trial(const char *data_dir, int64_t now_ms,
-                        struct wg_audit *audit, const char *actor);
+WG_EXTERN int wg_tier_start_trial(const char *data_dir, int64_t now_ms,
+                                  struct wg_audit *audit, const char *actor);
 
 /* {tier, effectiveTier, trialStartedAt (null when none), trialDaysRemaining,
  * trialExpired}. New. */
-json_t *wg_tier_status_json(const wg_tier_status *s);
+WG_EXTERN json_t *wg_tier_status_json(const wg_tier_status *s);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@
 #ifndef WAGGLE_TIME_H
 #define WAGGLE_TIME_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,28 +44,28 @@ typedef struct wg_clock {
 } wg_clock;
 
 /* clock->now(clock->ctx), or the real clock when clock or clock->now is NULL. */
-int64_t wg_clock_now(const wg_clock *clock);
+WG_EXTERN int64_t wg_clock_now(const wg_clock *clock);
 
 /* The real clock (CLOCK_REALTIME), ms since the epoch. */
-int64_t wg_time_now_ms(void);
+WG_EXTERN int64_t wg_time_now_ms(void);
 
 /* Parses a NUL-terminated timestamp (grammar above) into *ms. Returns 0, or
  * WG_EINVAL with a message naming what is wrong (*ms untouched). */
-int wg_time_parse_iso(int64_t *ms, const char *iso);
+WG_EXTERN int wg_time_parse_iso(int64_t *ms, const char *iso);
 
 /* The same over len bytes (a JSON string may hold a NUL: it is an error). */
-int wg_time_parse_isob(int64_t *ms, const char *s, size_t len);
+WG_EXTERN int wg_time_parse_isob(int64_t *ms, const char *s, size_t len);
 
 /* Writes "YYYY-MM-DDTHH:MM:SS.mmmZ" (UTC) for ms, clamped to the range above. */
-void wg_time_format_iso(char buf[WG_TIME_ISO_MAX], int64_t ms);
+WG_EXTERN void wg_time_format_iso(char buf[WG_TIME_ISO_MAX], int64_t ms);
 
 /* 1 when ms is within WG_TIME_MS_MIN..WG_TIME_MS_MAX. */
-int wg_time_ms_valid(int64_t ms);
+WG_EXTERN int wg_time_ms_valid(int64_t ms);
 
 /* The one credential-expiry rule (vault, registry, connector health):
  * 0 when expires_at is NULL or "" (no expiry); 1 when it is unparseable
  * (fail closed) or at or before now_ms; 0 otherwise. Never sets an error. */
-int wg_time_credential_expired(const char *expires_at, int64_t now_ms);
+WG_EXTERN int wg_time_credential_expired(const char *expires_at, int64_t now_ms);
 
 #ifdef __cplusplus
 }

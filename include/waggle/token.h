@@ -18,6 +18,8 @@
 #ifndef WAGGLE_TOKEN_H
 #define WAGGLE_TOKEN_H
 
+#include "waggle/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,22 +39,22 @@ extern "C" {
  * `openssl rand -hex 16` (32 hex chars). Otherwise WG_EINVAL with a
  * message naming origin (a file path or "WAGGLE_API_TOKEN") and the rule
  * that failed -- never the token. */
-int wg_token_check(const char *token, const char *origin);
+WG_EXTERN int wg_token_check(const char *token, const char *origin);
 
 /* Reads the token at path, creating it first when missing. *out is new
  * (free(); it is a secret: wipe it). */
-int wg_token_load_or_create(char **out, const char *path);
+WG_EXTERN int wg_token_load_or_create(char **out, const char *path);
 
 /* Reads an existing token (trailing newline/space stripped). WG_ENOTFOUND
  * when missing; WG_EDENIED when the file is a symlink, not a regular file,
  * owned by another user, or accessible to group or others (the message
  * says what to do); WG_EINVAL when empty, longer than WG_TOKEN_MAX_LEN or
  * weak (wg_token_check). */
-int wg_token_read(char **out, const char *path);
+WG_EXTERN int wg_token_read(char **out, const char *path);
 
 /* 1 when a and b are equal (constant time in the length of the expected
  * token b), 0 otherwise; NULL never matches. */
-int wg_token_equal(const char *given, const char *expected);
+WG_EXTERN int wg_token_equal(const char *given, const char *expected);
 
 #ifdef __cplusplus
 }

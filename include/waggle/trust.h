@@ -12,6 +12,8 @@
 #ifndef WAGGLE_TRUST_H
 #define WAGGLE_TRUST_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <jansson.h>
 #include "waggle/types.h"
@@ -107,42 +109,42 @@ typedef struct wg_trust wg_trust;
 /* Compiles every pattern set (PCRE2, JIT when the platform has it).
  * *out is new: free with wg_trust_free. Returns 0, WG_ENOMEM, WG_EINTERNAL
  * (a pattern failed to compile: a bug, the message names it). */
-int wg_trust_new(wg_trust **out);
-void wg_trust_free(wg_trust *t);
+WG_EXTERN int wg_trust_new(wg_trust **out);
+WG_EXTERN void wg_trust_free(wg_trust *t);
 
 /* assessTrust (spec 5.2). out is written on success only.
  * Returns 0, WG_EINVAL (NULL argument), WG_ENOMEM, WG_EINTERNAL (matcher failure). */
-int wg_trust_assess(wg_trust_assessment *out, const wg_trust *t, const wg_trust_input *in);
+WG_EXTERN int wg_trust_assess(wg_trust_assessment *out, const wg_trust *t, const wg_trust_input *in);
 
 /* Heuristic permission detection alone; evidence may be NULL.
  * Returns 0 or the codes of wg_trust_assess. */
-int wg_trust_detect(int perms[WG_PERM_COUNT],
-                    char evidence[WG_PERM_COUNT][WG_TRUST_EVIDENCE_MAX],
-                    const wg_trust *t, const char *content, size_t len);
+WG_EXTERN int wg_trust_detect(int perms[WG_PERM_COUNT],
+                              char evidence[WG_PERM_COUNT][WG_TRUST_EVIDENCE_MAX],
+                              const wg_trust *t, const char *content, size_t len);
 
 /* resolveTrustSource (original-facts 4.1, with "marketplace" and "mcp"
  * mapped to third_party_unverified instead of unknown). NULLs are "". */
-wg_trust_source wg_trust_resolve_source(const char *capability_type, const char *source);
+WG_EXTERN wg_trust_source wg_trust_resolve_source(const char *capability_type, const char *source);
 
 /* classifyRisk: <= 2 low, <= 4 medium, else high. */
-wg_risk_level wg_trust_classify(int points);
+WG_EXTERN wg_risk_level wg_trust_classify(int points);
 
 /* The spec's points tables. */
-int wg_trust_source_points(wg_trust_source s);
-int wg_trust_permission_points(wg_permission p);
+WG_EXTERN int wg_trust_source_points(wg_trust_source s);
+WG_EXTERN int wg_trust_permission_points(wg_permission p);
 
 /* Spellings: "builtin", "fileSystem", "file system", "filesystem_access",
  * "heuristic", source labels ("Waggle curated starter pack"). Static strings;
  * out-of-range values give "unknown". */
-const char *wg_trust_source_name(wg_trust_source s);
-const char *wg_trust_source_label(wg_trust_source s);
-const char *wg_permission_key(wg_permission p);
-const char *wg_permission_label(wg_permission p);
-const char *wg_risk_factor_name(wg_risk_factor f);
-const char *wg_assessment_mode_name(wg_assessment_mode m);
+WG_EXTERN const char *wg_trust_source_name(wg_trust_source s);
+WG_EXTERN const char *wg_trust_source_label(wg_trust_source s);
+WG_EXTERN const char *wg_permission_key(wg_permission p);
+WG_EXTERN const char *wg_permission_label(wg_permission p);
+WG_EXTERN const char *wg_risk_factor_name(wg_risk_factor f);
+WG_EXTERN const char *wg_assessment_mode_name(wg_assessment_mode m);
 
 /* Parses a permission key ("fileSystem", ...). Returns 0 or WG_EINVAL. */
-int wg_permission_parse(wg_permission *out, const char *key);
+WG_EXTERN int wg_permission_parse(wg_permission *out, const char *key);
 
 /* formatTrustSummary (spec 5.2):
  *   Risk: **High** (heuristic) | Source: <label> | Approval: Critical
@@ -150,13 +152,13 @@ int wg_permission_parse(wg_permission *out, const char *key);
  *   Evidence: file system: "write_file"; secrets/credentials: declared
  * The Evidence line is present only when some permission is active.
  * *out is new (free()). Returns 0 or WG_ENOMEM. */
-int wg_trust_format_summary(char **out, const wg_trust_assessment *a);
+WG_EXTERN int wg_trust_format_summary(char **out, const wg_trust_assessment *a);
 
 /* The spec's TrustAssessment JSON: riskLevel, trustSource, permissions{...},
  * approvalClass, assessmentMode, explanation, factors, plus evidence
  * {permissionKey: phrase|"declared"} for active permissions. New reference,
  * or NULL when out of memory. */
-json_t *wg_trust_assessment_json(const wg_trust_assessment *a);
+WG_EXTERN json_t *wg_trust_assessment_json(const wg_trust_assessment *a);
 
 #ifdef __cplusplus
 }

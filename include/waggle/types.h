@@ -8,6 +8,8 @@
 #ifndef WAGGLE_TYPES_H
 #define WAGGLE_TYPES_H
 
+#include "waggle/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,20 +39,20 @@ typedef enum {
 } wg_autonomy;
 
 /* "low" | "medium" | "high"; WG_RISK_UNKNOWN -> "unknown". Static strings. */
-const char *wg_risk_name(wg_risk_level r);
+WG_EXTERN const char *wg_risk_name(wg_risk_level r);
 /* "standard" | "elevated" | "critical". */
-const char *wg_approval_name(wg_approval_class c);
+WG_EXTERN const char *wg_approval_name(wg_approval_class c);
 /* "normal" | "trusted" | "yolo". */
-const char *wg_autonomy_name(wg_autonomy a);
+WG_EXTERN const char *wg_autonomy_name(wg_autonomy a);
 
 /* Each returns 0 and writes *out, or WG_EINVAL (NULL or unknown spelling). */
-int wg_risk_parse(wg_risk_level *out, const char *s);
-int wg_approval_parse(wg_approval_class *out, const char *s);
-int wg_autonomy_parse(wg_autonomy *out, const char *s);
+WG_EXTERN int wg_risk_parse(wg_risk_level *out, const char *s);
+WG_EXTERN int wg_approval_parse(wg_approval_class *out, const char *s);
+WG_EXTERN int wg_autonomy_parse(wg_autonomy *out, const char *s);
 
 /* The approval class the spec derives from a risk level (spec 5.2:
  * low -> standard, medium -> elevated, high -> critical; unknown -> critical). */
-wg_approval_class wg_approval_for_risk(wg_risk_level r);
+WG_EXTERN wg_approval_class wg_approval_for_risk(wg_risk_level r);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,8 @@
 #ifndef WAGGLE_VAULT_H
 #define WAGGLE_VAULT_H
 
+#include "waggle/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -53,21 +55,21 @@ struct wg_connect_vault_item;      /* waggle/connector.h */
  * wg_vault_free. Returns 0, WG_ECRYPTO (the key does not open this vault),
  * WG_EIO, WG_EINVAL (key file not 32 bytes; store has no data dir),
  * WG_ESTORE, WG_ENOMEM. */
-int wg_vault_open(wg_vault **out, wg_store *st);
+WG_EXTERN int wg_vault_open(wg_vault **out, wg_store *st);
 
 /* Same with an explicit key (copied, then the copy is wiped on free). */
-int wg_vault_open_key(wg_vault **out, wg_store *st,
-                      const unsigned char key[WG_VAULT_KEY_BYTES]);
+WG_EXTERN int wg_vault_open_key(wg_vault **out, wg_store *st,
+                                const unsigned char key[WG_VAULT_KEY_BYTES]);
 
 /* Same with an explicit passphrase (Argon2id, salt in the store). */
-int wg_vault_open_passphrase(wg_vault **out, wg_store *st,
-                             const char *passphrase, size_t len);
+WG_EXTERN int wg_vault_open_passphrase(wg_vault **out, wg_store *st,
+                                       const char *passphrase, size_t len);
 
 /* Wipes the key and frees. NULL is a no-op. */
-void wg_vault_free(wg_vault *v);
+WG_EXTERN void wg_vault_free(wg_vault *v);
 
 /* The store the vault was opened over (borrowed). */
-wg_store *wg_vault_store(const wg_vault *v);
+WG_EXTERN wg_store *wg_vault_store(const wg_vault *v);
 
 /* Derives an independent 32-byte key for another purpose from the vault
  * key (crypto_kdf, BLAKE2b), so every holder of the vault key -- each
@@ -76,8 +78,8 @@ wg_store *wg_vault_store(const wg_vault *v);
  * the purpose (e.g. "wgaudit1"); id: a sub-key number. The vault key
  * itself never leaves the vault. The caller wipes out (sodium_memzero).
  * Returns 0 or WG_EINVAL (NULL argument, context not 8 characters). */
-int wg_vault_derive_key(unsigned char out[WG_VAULT_KEY_BYTES], const wg_vault *v,
-                        const char *context, uint64_t id);
+WG_EXTERN int wg_vault_derive_key(unsigned char out[WG_VAULT_KEY_BYTES], const wg_vault *v,
+                                  const char *context, uint64_t id);
 
 typedef struct wg_vault_entry {
     char *name;
@@ -88,31 +90,31 @@ typedef struct wg_vault_entry {
 } wg_vault_entry;
 
 /* Wipes the value and frees the entry. NULL is a no-op. */
-void wg_vault_entry_free(wg_vault_entry *e);
+WG_EXTERN void wg_vault_entry_free(wg_vault_entry *e);
 /* Frees an array of n entries from wg_vault_list. */
-void wg_vault_entries_free(wg_vault_entry *list, size_t n);
+WG_EXTERN void wg_vault_entries_free(wg_vault_entry *list, size_t n);
 
 /* Stores (insert or replace) name = value[0..len) with metadata (borrowed,
  * may be NULL meaning {}; must be an object). */
-int wg_vault_set(wg_vault *v, const char *name, const char *value, size_t len,
-                 const json_t *metadata);
+WG_EXTERN int wg_vault_set(wg_vault *v, const char *name, const char *value, size_t len,
+                           const json_t *metadata);
 
 /* *out is new: free with wg_vault_entry_free. WG_ENOTFOUND when absent,
  * WG_ECRYPTO when it does not open under this key and name. */
-int wg_vault_get(wg_vault_entry **out, wg_vault *v, const char *name);
+WG_EXTERN int wg_vault_get(wg_vault_entry **out, wg_vault *v, const char *name);
 
 /* 1 when present, 0 when absent, negative WG_E* on failure. Does not
  * decrypt. */
-int wg_vault_has(wg_vault *v, const char *name);
+WG_EXTERN int wg_vault_has(wg_vault *v, const char *name);
 
 /* WG_ENOTFOUND when absent. */
-int wg_vault_delete(wg_vault *v, const char *name);
+WG_EXTERN int wg_vault_delete(wg_vault *v, const char *name);
 
 /* Entries whose name starts with prefix (NULL or "" = all), sorted by name,
  * without values (value NULL) but with decrypted metadata. *out is a new
  * array (free with wg_vault_entries_free); *n may be 0 (then *out NULL).
  * An entry that fails to open gets metadata {"error":"undecryptable"}. */
-int wg_vault_list(wg_vault_entry **out, size_t *n, wg_vault *v, const char *prefix);
+WG_EXTERN int wg_vault_list(wg_vault_entry **out, size_t *n, wg_vault *v, const char *prefix);
 
 /* ---- connector credentials (reference §11) ---------------------------- */
 
@@ -125,7 +127,7 @@ typedef struct wg_vault_credential {
     int is_expired;       /* wg_time_credential_expired (waggle/time.h) */
 } wg_vault_credential;
 
-void wg_vault_credential_free(wg_vault_credential *c);
+WG_EXTERN void wg_vault_credential_free(wg_vault_credential *c);
 
 typedef struct wg_vault_credential_input {
     const char *type;          /* "api_key", "bearer", "oauth2", "basic"; NULL = api_key */
@@ -138,19 +140,19 @@ typedef struct wg_vault_credential_input {
 /* Sets connector:<id> (metadata {credentialType, expiresAt?, scopes?}) and
  * connector:<id>:refresh, or deletes the latter when no refresh token is
  * given. id: 1..64 of [A-Za-z0-9_.-]. */
-int wg_vault_set_connector_credential(wg_vault *v, const char *id,
-                                      const wg_vault_credential_input *in);
+WG_EXTERN int wg_vault_set_connector_credential(wg_vault *v, const char *id,
+                                                const wg_vault_credential_input *in);
 
 /* *out is new. now_ms is the clock for is_expired (0 = the real clock).
  * WG_ENOTFOUND when connector:<id> is absent. */
-int wg_vault_get_connector_credential(wg_vault_credential **out, wg_vault *v,
-                                      const char *id, int64_t now_ms);
+WG_EXTERN int wg_vault_get_connector_credential(wg_vault_credential **out, wg_vault *v,
+                                                const char *id, int64_t now_ms);
 
 /* Deletes connector:<id> and every connector:<id>:<sub> entry. *deleted
  * (optional) is a new array of the n deleted names (free each, then the
  * array). Returns 0 also when nothing was there (n = 0). */
-int wg_vault_delete_connector(wg_vault *v, const char *id,
-                              char ***deleted, size_t *n);
+WG_EXTERN int wg_vault_delete_connector(wg_vault *v, const char *id,
+                                        char ***deleted, size_t *n);
 
 /* ---- the connector registry's seam (struct wg_connect_vault) ----------
  * These match the function pointers of wg_connect_vault in connector.h
@@ -161,19 +163,19 @@ int wg_vault_delete_connector(wg_vault *v, const char *id,
  *                           wg_vault_seam_lock, wg_vault_seam_unlock };
  * get: *value new (free(); wipe it), *meta new (json_decref) or untouched
  * when the pointer is NULL. list: *names new array of new strings. */
-int wg_vault_seam_get(void *ctx, const char *name, char **value, json_t **meta);
-int wg_vault_seam_set(void *ctx, const char *name, const char *value, const json_t *meta);
-int wg_vault_seam_del(void *ctx, const char *name);
-int wg_vault_seam_list(void *ctx, const char *prefix, char ***names, size_t *n);
+WG_EXTERN int wg_vault_seam_get(void *ctx, const char *name, char **value, json_t **meta);
+WG_EXTERN int wg_vault_seam_set(void *ctx, const char *name, const char *value, const json_t *meta);
+WG_EXTERN int wg_vault_seam_del(void *ctx, const char *name);
+WG_EXTERN int wg_vault_seam_list(void *ctx, const char *prefix, char ***names, size_t *n);
 /* wg_store_counter_take on the vault's store (counters are not secret). */
-int wg_vault_seam_take(void *ctx, const char *name, long limit, long *count);
+WG_EXTERN int wg_vault_seam_take(void *ctx, const char *name, long limit, long *count);
 /* set_many: items is a const struct wg_connect_vault_item * (connector.h:
  * {name, value or NULL to delete, meta}); all are written in one write
  * transaction of the store, or none. */
-int wg_vault_seam_set_many(void *ctx, const struct wg_connect_vault_item *items, size_t n);
+WG_EXTERN int wg_vault_seam_set_many(void *ctx, const struct wg_connect_vault_item *items, size_t n);
 /* wg_store_lock_take / wg_store_lock_release on the vault's store. */
-int wg_vault_seam_lock(void *ctx, const char *name, const char *owner, long ttl_ms);
-int wg_vault_seam_unlock(void *ctx, const char *name, const char *owner);
+WG_EXTERN int wg_vault_seam_lock(void *ctx, const char *name, const char *owner, long ttl_ms);
+WG_EXTERN int wg_vault_seam_unlock(void *ctx, const char *name, const char *owner);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef WAGGLE_WAGGLE_H
 #define WAGGLE_WAGGLE_H
 
+#include "waggle/export.h"
+
 #include "waggle/error.h"
 #include "waggle/version.h"
 #include "waggle/types.h"
@@ -34,5 +36,11 @@
 #include "waggle/tier.h"
 #include "waggle/pool.h"
 #include "waggle/token.h"
+#include "waggle/time.h"
+#include "waggle/autonomy.h"
+#include "waggle/oauth.h"
+#include "waggle/personas.h"
+#include "waggle/marketplace.h"
+#include "waggle/engine.h"
 
 #endif

@@ -1,4 +1,5 @@
-/* version.c - wg_version(). WAGGLE_VERSION comes from CMake's project(). */
+/* version.c - wg_version(): the version this library was built as
+ * (waggle/version.h, generated from CMake's project()). */
 #include "waggle/version.h"
 
-const char *wg_version(void) { return WAGGLE_VERSION; }
+const char *wg_version(void) { return WG_VERSION_STRING; }

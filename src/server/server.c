@@ -7,6 +7,7 @@
 #include "waggle/engine.h"
 #include "waggle/error.h"
 #include "waggle/token.h"
+#include "waggle/version.h"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -262,7 +263,7 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
     if ((rc = wg_http__start(srv, srv->listen_host, port, &lim)) < 0)
         goto fail;
     wg_server_logf(&srv->ctx, "waggled %s listening on http://%s%s%s:%u data_dir=%s threads=%u",
-                   WAGGLE_VERSION, strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,
+                   wg_version(), strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,
                    strchr(srv->listen_host, ':') ? "]" : "", srv->port, srv->data_dir, threads);
     *out = srv;
     return 0;

@@ -144,7 +144,7 @@ int wg_files__open_ours(const char *path, int flags, const char *what, struct st
  * read it. */
 static int open_private(const char *path, int flags)
 {
-    struct stat st;
+    struct stat st = { 0 };   /* set on success; gcc cannot see that fd < 0 otherwise */
     int fd = wg_files__open_ours(path, flags | O_CREAT, "data file", &st);
     if (fd < 0)
         return fd == WG_ENOTFOUND ? wg_error_set(WG_EIO, "cannot create data file %s", path) : fd;

@@ -19,4 +19,7 @@ extern const wg_connector_spec wg_spec_github, wg_spec_gitlab, wg_spec_slack, wg
 extern const wg_connector_spec wg_spec_gcal, wg_spec_gmail, wg_spec_gdocs, wg_spec_gdrive,
     wg_spec_gsheets, wg_spec_msteams, wg_spec_outlook, wg_spec_onedrive, wg_spec_onenote;
 
+/* Composio, the meta-connector (spec 8.3 #30). */
+extern const wg_connector_spec wg_spec_composio;
+
 #endif

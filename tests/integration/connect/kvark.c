@@ -10,6 +10,7 @@
  * sends userApproved:true only after a real approval - a denial sends
  * nothing. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -592,4 +593,58 @@ Test(kvark, reference_13_20_denied_status_and_yolo_without_approval)
     wg_engine_outcome_clear(&o);
     verdict();
     wg_engine_free(e);
+}
+
+/* ---- one login for many threads ---------------------------------------------------- */
+
+typedef struct {
+    wg_kvark *k;
+    const wg_kvark_config *cfg;
+    int rc;
+} searcher;
+
+static void *search_thread(void *ud)
+{
+    searcher *s = ud;
+    json_t *out = NULL;
+    wg_kvark_error err;
+    s->rc = wg_kvark_search(&out, &err, s->k, s->cfg, "q", 0, 0);
+    json_decref(out);
+    return NULL;
+}
+
+Test(kvark, eight_threads_share_one_login)
+{
+    char ex[8192];
+    size_t n = (size_t)snprintf(ex, sizeof ex, "[" LOGIN_OK("tok-1"));
+    for (int i = 0; i < 8; i++)
+        n += (size_t)snprintf(ex + n, sizeof ex - n,
+                              ",{\"request\":{\"method\":\"GET\",\"uri\":\"/api/search?q=q\","
+                              "\"headers\":{" AUTH("tok-1") "}},\"response\":{\"status\":200,"
+                              "\"body\":{\"results\":[],\"total\":0}}}");
+    snprintf(ex + n, sizeof ex - n, "]");
+    expect(ex);
+    wg_kvark *k = NULL;
+    wg_kvark_options o = WG_KVARK_OPTIONS_INIT;
+    o.upstream.allow_private = 1;
+    o.upstream.allow_http = 1;
+    cr_assert_eq(wg_kvark_new(&k, &o), 0);
+    wg_kvark_config cfg;
+    char v[256];
+    snprintf(v, sizeof v, "{\"baseUrl\":\"%s\",\"identifier\":\"analyst@corp.example\","
+             "\"password\":\"hunter2-pw\"}", wgt_replay_base(up));
+    cr_assert_eq(wg_kvark_config_parse(&cfg, v, strlen(v)), 0);
+    pthread_t t[8];
+    searcher s[8];
+    for (int i = 0; i < 8; i++) {
+        s[i] = (searcher){ k, &cfg, -99 };
+        cr_assert_eq(pthread_create(&t[i], NULL, search_thread, &s[i]), 0);
+    }
+    for (int i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        cr_assert_eq(s[i].rc, 0, "thread %d: %d", i, s[i].rc);
+    }
+    verdict();   /* exactly one login arrived */
+    wg_kvark_config_clear(&cfg);
+    wg_kvark_free(k);
 }

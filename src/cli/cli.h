@@ -25,6 +25,7 @@ enum {
 /* Global options given before the subcommand. Borrowed from argv. */
 typedef struct wg_cli {
     const char *data_dir;   /* --data-dir D, or NULL (then $WAGGLE_DATA_DIR, ~/.waggle) */
+    int json;               /* --json before the subcommand: answers as JSON */
 } wg_cli;
 
 typedef int (*wg_cli_fn)(int argc, char **argv, const wg_cli *cli);
@@ -47,6 +48,12 @@ int wg_cli_read_all(char **out, size_t *len, const char *path, size_t max_bytes)
 /* Prints JSON followed by a newline to stdout: compact, or indented when
  * pretty is non-zero. Returns WG_EXIT_OK, or WG_EXIT_FAIL if it cannot. */
 int wg_cli_print_json(const json_t *value, int pretty);
+
+/* Prints an answer: as indented JSON (reals with 12 significant digits)
+ * when json is non-zero, else through show (render.h), which writes the
+ * readable form to stdout. Returns WG_EXIT_OK, or WG_EXIT_FAIL when value
+ * is NULL (out of memory) or stdout fails. */
+int wg_cli_answer(const json_t *value, int json, void (*show)(const json_t *value));
 
 /* True when argv holds -h or --help (before a "--"). */
 int wg_cli_wants_help(int argc, char **argv);

@@ -109,3 +109,17 @@ int wg_cli_wants_help(int argc, char **argv)
     }
     return 0;
 }
+
+int wg_cli_answer(const json_t *value, int json, void (*show)(const json_t *value))
+{
+    if (!value)
+        return WG_EXIT_FAIL;
+    if (json) {
+        if (json_dumpf(value, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0)
+            return WG_EXIT_FAIL;
+        fputc('\n', stdout);
+    } else {
+        show(value);
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? WG_EXIT_OK : WG_EXIT_FAIL;
+}

@@ -16,7 +16,7 @@ static void help(void)
         "Searches native tools, active skills, the starter pack and (with --deps)\n"
         "marketplace candidates for a need, scores each by keyword overlap (name hit 2,\n"
         "content hit 1, divided by the number of keywords), attaches a trust assessment\n"
-        "and recommends one (spec 3). Prints the Markdown summary the agent sees, or\n"
+        "and recommends one. Prints the Markdown summary the agent sees, or\n"
         "the AcquisitionProposal JSON {need, gapDetected, summary, candidates,\n"
         "recommendation, alreadyHandled} with --json.\n"
         "\n"

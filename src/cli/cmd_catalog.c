@@ -6,6 +6,7 @@
  * the embedded one with DATA_DIR/catalog.json overlaid when it exists.
  */
 #include "cli.h"
+#include "render.h"
 #include "waggle/catalog.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
@@ -20,7 +21,8 @@
 
 typedef struct {
     const char *data_dir;
-    int compact;
+    int compact;   /* one-line JSON (implies json) */
+    int json;
 } common_opts;
 
 static const char *const catalog_help =
@@ -48,7 +50,9 @@ static const char *const catalog_help =
     "Options for every command:\n"
     "  --data-dir DIR        data dir whose catalog.json is overlaid\n"
     "                        (default $WAGGLE_DATA_DIR, then ~/.waggle)\n"
-    "  --compact             one-line JSON instead of indented\n"
+    "  --json                answer as JSON (for scripts; export and import\n"
+    "                        --dry-run always answer JSON, in the registry's format)\n"
+    "  --compact             one-line JSON\n"
     "\n"
     "Examples:\n"
     "  waggle catalog search \"users report crashes in the app\"\n"
@@ -79,6 +83,7 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *short
     int n = 0;
     opts[n++] = (struct option){ "data-dir", required_argument, NULL, 'D' };
     opts[n++] = (struct option){ "compact", no_argument, NULL, 'C' };
+    opts[n++] = (struct option){ "json", no_argument, NULL, 'J' };
     for (int i = 0; extra && extra[i].name && n < 7; i++)
         opts[n++] = extra[i];
     opts[n] = (struct option){ 0, 0, 0, 0 };
@@ -89,7 +94,9 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *short
         if (c == 'D')
             o->data_dir = optarg;
         else if (c == 'C')
-            o->compact = 1;
+            o->compact = o->json = 1;
+        else if (c == 'J')
+            o->json = 1;
         else if (c == '?')
             return wg_cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
         else if (on_extra && on_extra(c, optarg, ctx) != 0)
@@ -98,11 +105,84 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *short
     return 0;
 }
 
-static int print(json_t *v, const common_opts *o)
+/* Prints v as JSON, or readably through show when one is given and --json
+ * was not; takes v. */
+static int print_as(json_t *v, const common_opts *o, void (*show)(const json_t *))
 {
-    int rc = wg_cli_print_json(v, !o->compact);
+    int rc = !show || o->json ? wg_cli_print_json(v, !o->compact) : wg_cli_answer(v, 0, show);
     json_decref(v);
     return rc;
+}
+
+static int print(json_t *v, const common_opts *o)
+{
+    return print_as(v, o, NULL);
+}
+
+/* ---- readable forms ------------------------------------------------------- */
+
+static void show_server_line(size_t rank, const json_t *m)
+{
+    printf("%zu. ", rank);
+    wg_cli_show_value(stdout, json_object_get(m, "name"), 60);
+    printf(" (");
+    wg_cli_show_value(stdout, json_object_get(m, "id"), 60);
+    printf(") - ");
+    wg_cli_show_value(stdout, json_object_get(m, "category"), 30);
+    printf("%s\n   ", json_is_true(json_object_get(m, "official")) ? ", official" : "");
+    wg_cli_show_value(stdout, json_object_get(m, "description"), 0);
+    printf("\n   install: ");
+    wg_cli_show_value(stdout, json_object_get(m, "installCmd"), 0);
+    printf("\n");
+}
+
+static void show_search(const json_t *j)
+{
+    const json_t *matches = json_object_get(j, "matches");
+    const json_t *hint = json_object_get(j, "hint");
+    if (!json_array_size(matches)) {
+        wg_cli_show_value(stdout, hint ? hint : json_object_get(j, "message"), 0);
+        printf("\n");
+        return;
+    }
+    printf("%zu of %lld servers match \"", json_array_size(matches),
+           (long long)json_integer_value(json_object_get(j, "catalogSize")));
+    wg_cli_show_value(stdout, json_object_get(j, "query"), 60);
+    printf("\":\n");
+    size_t i;
+    const json_t *m;
+    json_array_foreach(matches, i, m)
+        show_server_line(i + 1, m);
+}
+
+static void show_categories(const json_t *j)
+{
+    static const wg_cli_field cols[] = {
+        { "category", "CATEGORY", WG_CLI_TEXT },
+        { "count", "SERVERS", WG_CLI_TEXT },
+        { NULL, NULL, WG_CLI_TEXT },
+    };
+    wg_cli_show_table(stdout, json_object_get(j, "categories"), cols, "no categories");
+    printf("\n%lld servers, %lld official\n",
+           (long long)json_integer_value(json_object_get(j, "totalServers")),
+           (long long)json_integer_value(json_object_get(j, "officialServers")));
+}
+
+static void show_server(const json_t *j)
+{
+    static const wg_cli_field fields[] = {
+        { "id", "Id", WG_CLI_TEXT },
+        { "name", "Name", WG_CLI_TEXT },
+        { "author", "Author", WG_CLI_TEXT },
+        { "category", "Category", WG_CLI_TEXT },
+        { "official", "Official", WG_CLI_TEXT },
+        { "description", "About", WG_CLI_TEXT },
+        { "capabilities", "Can", WG_CLI_TEXT },
+        { "installCmd", "Install", WG_CLI_TEXT },
+        { "url", "Home", WG_CLI_TEXT },
+        { NULL, NULL, WG_CLI_TEXT },
+    };
+    wg_cli_show_fields(stdout, j, fields);
 }
 
 /* ---- search ------------------------------------------------------------- */
@@ -182,7 +262,7 @@ static int sub_search(int argc, char **argv, common_opts *o)
     if (rc < 0)
         return wg_cli_error("catalog search", rc);
     int empty = json_object_get(out, "error") != NULL;
-    rc = print(out, o);
+    rc = print_as(out, o, show_search);
     return empty ? WG_EXIT_USAGE : rc;
 }
 
@@ -200,7 +280,7 @@ static int sub_categories(int argc, char **argv, common_opts *o)
     if ((rc = open_catalog(&cat, o)) == 0)
         rc = wg_catalog_categories(&out, cat);
     wg_catalog_free(cat);
-    return rc < 0 ? wg_cli_error("catalog categories", rc) : print(out, o);
+    return rc < 0 ? wg_cli_error("catalog categories", rc) : print_as(out, o, show_categories);
 }
 
 static int sub_normalize(int argc, char **argv, common_opts *o)
@@ -241,7 +321,7 @@ static int sub_show(int argc, char **argv, common_opts *o)
     if (!s)
         return wg_cli_fail("catalog show", "no server with id '%s' (try 'waggle catalog "
                            "search %s')", argv[optind], argv[optind]);
-    return rc < 0 ? wg_cli_error("catalog show", rc) : print(out, o);
+    return rc < 0 ? wg_cli_error("catalog show", rc) : print_as(out, o, show_server);
 }
 
 static int sub_export(int argc, char **argv, common_opts *o)
@@ -368,7 +448,7 @@ int cmd_catalog(int argc, char **argv, const wg_cli *cli)
         fputs(catalog_help, stdout);
         return WG_EXIT_OK;
     }
-    common_opts o = { cli ? cli->data_dir : NULL, 0 };
+    common_opts o = { cli ? cli->data_dir : NULL, 0, cli ? cli->json : 0 };
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0)
             return subs[i].fn(argc - 1, argv + 1, &o);

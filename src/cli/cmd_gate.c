@@ -25,7 +25,7 @@ static void help(void)
         "       waggle gate --batch [--level LEVEL] < calls.jsonl\n"
         "\n"
         "Decides whether an agent's tool call needs a human's confirmation at an\n"
-        "autonomy level (spec 7). bash commands are parsed with a shell model:\n"
+        "autonomy level. bash commands are parsed with a shell model:\n"
         "every part of a pipeline, list, $(...), sh -c, xargs and find -exec is\n"
         "checked, and a never-autopass call (rm -rf ~, sudo, mkfs, force-push to\n"
         "main, curl | sh, ...) asks even at yolo.\n"

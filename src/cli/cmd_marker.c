@@ -18,7 +18,7 @@ static void help(void)
         "       waggle marker parse [FILE|-]\n"
         "\n"
         "`emit` prints, on its own line, the marker an agent writes to ask the user\n"
-        "to install a marketplace, MCP or connector capability (spec 4.3):\n"
+        "to install a marketplace, MCP or connector capability:\n"
         "  <!--waggle:capability_request {\"name\":..,\"source\":..,\"reason\":..}-->\n"
         "reason is sanitized: { } < > removed, whitespace collapsed, at most 140\n"
         "characters. name and source may not contain quotes, backslashes, { } < > or\n"

@@ -2,6 +2,7 @@
  * invocations (waggle/pool.h; spec §13). Keys come from the vault
  * (PROVIDER, PROVIDER-2, ...); cooldowns and the rotation position live in
  * the store, so separate invocations rotate and cool keys together. */
+#include "render.h"
 #include "storecli.h"
 #include "waggle/error.h"
 #include "waggle/pool.h"
@@ -24,9 +25,10 @@ static void help(void)
         "for good, 402 cools it 24 h, 429 1 h, anything else 5 min; --retry-after\n"
         "overrides the duration (at most 24 h). Cooled keys come back on their own.\n"
         "\n"
-        "  status   PoolStatus JSON {provider, totalKeys, activeKeys, cooldownKeys,\n"
-        "           disabledKeys, entries:[{name,status,cooldownUntil,lastError,\n"
-        "           successCount,errorCount}]} (no key values)\n"
+        "  status   the keys and their state (active, cooling down until a time,\n"
+        "           disabled), never the key values; --json: PoolStatus {provider,\n"
+        "           totalKeys, activeKeys, cooldownKeys, disabledKeys, entries:[{name,\n"
+        "           status, cooldownUntil (epoch ms), lastError, successCount, errorCount}]}\n"
         "  next     prints the next available key's vault name (the key itself only\n"
         "           with --reveal); exit 1 when every key is cooling down or disabled\n"
         "  report   records a success (ok) or an HTTP error STATUS for key NAME\n"
@@ -36,6 +38,7 @@ static void help(void)
         "  --retry-after S     the upstream's Retry-After, in seconds\n"
         "  --message M         error text kept as lastError (default \"HTTP STATUS\")\n"
         "  --max-keys N        how many numbered keys to load (default 10)\n"
+        "  --json              answer as JSON (for scripts)\n"
         "  --data-dir DIR      data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
         "\n"
         "exit status: 0 ok, 1 failed / no key available, 2 bad usage\n"
@@ -48,18 +51,50 @@ static void help(void)
 }
 
 typedef struct popts {
-    int reveal, max_keys;
+    int reveal, max_keys, json;
     long long retry_after;
     const char *message, *data_dir;
 } popts;
 
-static int do_status(const char *cmd, wg_pool *p)
+static void show_status(const json_t *j)
+{
+    static const wg_cli_field fields[] = {
+        { "provider", "Provider", WG_CLI_TEXT },
+        { "totalKeys", "Keys", WG_CLI_TEXT },
+        { "activeKeys", "Active", WG_CLI_TEXT },
+        { "cooldownKeys", "Cooling", WG_CLI_TEXT },
+        { "disabledKeys", "Disabled", WG_CLI_TEXT },
+        { NULL, NULL, WG_CLI_TEXT },
+    };
+    static const wg_cli_field cols[] = {
+        { "name", "NAME", WG_CLI_TEXT },
+        { "status", "STATUS", WG_CLI_TEXT },
+        { "cooldownUntil", "COOLS UNTIL", WG_CLI_TIME_MS },
+        { "lastError", "LAST ERROR", WG_CLI_TEXT },
+        { "successCount", "OK", WG_CLI_TEXT },
+        { "errorCount", "ERRORS", WG_CLI_TEXT },
+        { NULL, NULL, WG_CLI_TEXT },
+    };
+    wg_cli_show_fields(stdout, j, fields);
+    printf("\n");
+    wg_cli_show_table(stdout, json_object_get(j, "entries"), cols, "no keys");
+}
+
+static void show_report(const json_t *j)
+{
+    printf("%s: reported %s; %s\n", json_string_value(json_object_get(j, "name")),
+           json_string_value(json_object_get(j, "reported")),
+           json_is_true(json_object_get(j, "available")) ? "a key is available"
+                                                         : "no key is available now");
+}
+
+static int do_status(const char *cmd, wg_pool *p, int json)
 {
     json_t *s = NULL;
     int rc = wg_pool_status(&s, p);
     if (rc < 0)
         return wg_cli_error(cmd, rc);
-    rc = wg_cli_print_json(s, 1);
+    rc = wg_cli_answer(s, json, show_status);
     json_decref(s);
     return rc;
 }
@@ -95,7 +130,7 @@ static int do_report(const char *cmd, wg_pool *p, const char *name, const char *
     if (rc < 0)
         return wg_cli_error(cmd, rc);
     json_t *out = json_pack("{s:s,s:s,s:b}", "name", name, "reported", what, "available", avail);
-    rc = wg_cli_print_json(out, 0);
+    rc = wg_cli_answer(out, o->json, show_report);
     json_decref(out);
     return rc;
 }
@@ -112,16 +147,19 @@ int cmd_pool(int argc, char **argv, const wg_cli *cli)
         { "retry-after", required_argument, NULL, 'a' },
         { "message", required_argument, NULL, 'm' },
         { "max-keys", required_argument, NULL, 'k' },
+        { "json", no_argument, NULL, 'j' },
         { "data-dir", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 },
     };
-    popts o = { .retry_after = -1, .data_dir = cli->data_dir, .max_keys = WG_POOL_DEFAULT_MAX_KEYS };
+    popts o = { .retry_after = -1, .data_dir = cli->data_dir, .max_keys = WG_POOL_DEFAULT_MAX_KEYS,
+                .json = cli->json };
     int c;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': o.reveal = 1; break;
+        case 'j': o.json = 1; break;
         case 'm': o.message = optarg; break;
         case 'D': o.data_dir = optarg; break;
         case 'a':
@@ -169,7 +207,7 @@ int cmd_pool(int argc, char **argv, const wg_cli *cli)
     if ((rc = wg_engine_pool(&p, s.engine, pos[1], o.max_keys)) < 0) {
         rc = wg_cli_error(cmd, rc);
     } else if (known == 0) {
-        rc = do_status(cmd, p);
+        rc = do_status(cmd, p, o.json);
     } else if (wg_pool_size(p) == 0) {
         rc = wg_cli_fail(cmd, "no keys for %s: store them with `waggle vault set %s` (and %s-2, ...)",
                          pos[1], pos[1], pos[1]);

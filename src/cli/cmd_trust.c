@@ -1,6 +1,7 @@
 /* cmd_trust.c - `waggle trust`: score a skill or capability (spec 5). */
 #include "cli.h"
 #include "capcli.h"
+#include "render.h"
 #include "waggle/trust.h"
 #include "waggle/skills.h"
 #include "waggle/error.h"
@@ -16,9 +17,10 @@ static const char *const TYPES[] = { "skill", "plugin", "native", "mcp", "connec
 static void help(void)
 {
     printf(
-        "usage: waggle trust [--type T] [--source S] [--declared PERMS] [--summary] [FILE|-]\n"
+        "usage: waggle trust [--type T] [--source S] [--declared PERMS] [--summary|--json]\n"
+        "                    [FILE|-]\n"
         "\n"
-        "Scores a capability's trust (spec 5): source points (builtin 0, starter_pack 0,\n"
+        "Scores a capability's trust: source points (builtin 0, starter_pack 0,\n"
         "local_user 1, third_party_verified 2, third_party_unverified 4, unknown 5) plus\n"
         "permission points (fileSystem 1, network 1, codeExecution 2, externalServices 1,\n"
         "secrets 2, browserAutomation 1), +1 for empty content; <=2 low, <=4 medium,\n"
@@ -32,10 +34,50 @@ static void help(void)
         "                  third-party-verified, third-party, marketplace, mcp; anything\n"
         "                  else counts as an unknown source\n"
         "  --declared P,P  declared permissions, e.g. network,fileSystem ('' = none)\n"
-        "  --summary       print the formatTrustSummary text instead of JSON\n"
+        "  --summary       print the one-paragraph summary an approval dialog shows\n"
+        "  --json          the TrustAssessment as JSON {riskLevel, trustSource,\n"
+        "                  permissions, approvalClass, assessmentMode, explanation,\n"
+        "                  factors, evidence} (for scripts)\n"
         "\n"
         "example:\n"
         "  echo 'Run bash to deploy, use the api_key from .env' | waggle trust --summary\n");
+}
+
+/* The names of the permissions that are true in obj. */
+static void show_true_keys(const char *label, const json_t *obj)
+{
+    const char *name;
+    const json_t *v;
+    int n = 0;
+    printf("%s", label);
+    json_object_foreach((json_t *)obj, name, v)
+        if (json_is_true(v))
+            printf("%s%s", n++ ? ", " : "", name);
+    printf("%s\n", n ? "" : "none");
+}
+
+static void show(const json_t *j)
+{
+    static const wg_cli_field fields[] = {
+        { "riskLevel", "Risk", WG_CLI_TEXT },
+        { "approvalClass", "Approval", WG_CLI_TEXT },
+        { "trustSource", "Source", WG_CLI_TEXT },
+        { "assessmentMode", "Assessed by", WG_CLI_TEXT },
+        { NULL, NULL, WG_CLI_TEXT },
+    };
+    wg_cli_show_fields(stdout, j, fields);
+    /* aligned with the fields above: the widest label is "Assessed by" */
+    show_true_keys("Permissions: ", json_object_get(j, "permissions"));
+    const char *perm;
+    const json_t *why;
+    json_object_foreach(json_object_get(j, "evidence"), perm, why) {
+        printf("             %s because of \"", perm);
+        wg_cli_show_value(stdout, why, 60);
+        printf("\"\n");
+    }
+    printf("Why:         ");
+    wg_cli_show_value(stdout, json_object_get(j, "explanation"), 0);
+    printf("\n");
 }
 
 static int parse_declared(wg_permission_set *set, const char *cmd, const char *list)
@@ -58,7 +100,6 @@ static int parse_declared(wg_permission_set *set, const char *cmd, const char *l
 
 int cmd_trust(int argc, char **argv, const wg_cli *cli)
 {
-    (void)cli;
     if (wg_cli_wants_help(argc, argv)) {
         help();
         return WG_EXIT_OK;
@@ -68,12 +109,13 @@ int cmd_trust(int argc, char **argv, const wg_cli *cli)
         { "source", required_argument, NULL, 's' },
         { "declared", required_argument, NULL, 'p' },
         { "summary", no_argument, NULL, 'S' },
+        { "json", no_argument, NULL, 'j' },
         { "data-dir", required_argument, NULL, 'D' },
         { 0, 0, 0, 0 },
     };
     const char *type = "skill", *source = "installed";
     wg_permission_set flag_declared = { 0 };
-    int summary = 0, c, rc;
+    int summary = 0, json = cli->json, c, rc;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -81,6 +123,7 @@ int cmd_trust(int argc, char **argv, const wg_cli *cli)
         case 't': type = optarg; break;
         case 's': source = optarg; break;
         case 'S': summary = 1; break;
+        case 'j': json = 1; break;
         case 'D': break;   /* accepted for symmetry; trust reads no state */
         case 'p':
             if ((rc = parse_declared(&flag_declared, argv[0], optarg)) != 0)
@@ -131,7 +174,7 @@ int cmd_trust(int argc, char **argv, const wg_cli *cli)
         return WG_EXIT_OK;
     }
     json_t *j = wg_trust_assessment_json(&a);
-    rc = capcli_print_json(j);
+    rc = wg_cli_answer(j, json, show);
     json_decref(j);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* cmd_vault.c - `waggle vault`: set, get, list and delete encrypted vault
  * entries (waggle/vault.h). Values come from stdin, never argv (argv is
  * visible to every user through ps). */
+#include "render.h"
 #include "storecli.h"
 #include "waggle/error.h"
 #include "waggle/tier.h"
@@ -28,7 +29,8 @@ static void help(void)
         "           stores it; type, expiry and scopes are sealed with it\n"
         "  get      prints the value to stdout, after its vault_read audit row is\n"
         "           written (when the row cannot be written: nothing, exit 1)\n"
-        "  list     JSON [{name, metadata, updatedAt}], never values\n"
+        "  list     a table of names, types, expiries and scopes, never values\n"
+        "           (--json: [{name, metadata, updatedAt}])\n"
         "  delete   removes NAME; with --with-subkeys and NAME connector:<id>, also\n"
         "           every connector:<id>:* entry; prints the deleted names\n"
         "\n"
@@ -37,6 +39,7 @@ static void help(void)
         "  --expires ISO    expiry, e.g. 2026-12-31T00:00:00Z (unparseable = expired)\n"
         "  --scopes a,b     comma-separated scopes\n"
         "  --prefix P       list only names starting with P\n"
+        "  --json           answer as JSON (for scripts)\n"
         "  --data-dir DIR   data dir (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
         "\n"
         "Provider pools use NAME, NAME-2, ... NAME-10 (see waggle pool --help).\n"
@@ -50,8 +53,37 @@ static void help(void)
 
 typedef struct opts {
     const char *type, *expires, *scopes, *prefix, *data_dir;
-    int with_subkeys;
+    int with_subkeys, json;
 } opts;
+
+static void show_set(const json_t *j)
+{
+    printf("stored %s\n", json_string_value(json_object_get(j, "name")));
+}
+
+static void show_list(const json_t *j)
+{
+    static const wg_cli_field cols[] = {
+        { "name", "NAME", WG_CLI_TEXT },
+        { "metadata.credentialType", "TYPE", WG_CLI_TEXT },
+        { "metadata.expiresAt", "EXPIRES", WG_CLI_TEXT },
+        { "metadata.scopes", "SCOPES", WG_CLI_TEXT },
+        { "updatedAt", "UPDATED", WG_CLI_TEXT },
+        { NULL, NULL, WG_CLI_TEXT },
+    };
+    wg_cli_show_table(stdout, j, cols, "no entries");
+}
+
+static void show_deleted(const json_t *j)
+{
+    size_t i;
+    const json_t *name;
+    json_array_foreach(json_object_get(j, "deleted"), i, name) {
+        printf("deleted ");
+        wg_cli_show_value(stdout, name, 0);
+        printf("\n");
+    }
+}
 
 static json_t *split_scopes(const char *s)
 {
@@ -97,7 +129,7 @@ static int do_set(const char *cmd, storecli *s, const char *name, const opts *o)
     if (rc < 0)
         return wg_cli_error(cmd, rc);
     json_t *out = json_pack("{s:b,s:s}", "success", 1, "name", name);
-    rc = wg_cli_print_json(out, 0);
+    rc = wg_cli_answer(out, o->json, show_set);
     json_decref(out);
     return rc;
 }
@@ -119,7 +151,7 @@ static int do_get(const char *cmd, storecli *s, const char *name)
     return WG_EXIT_OK;
 }
 
-static int do_list(const char *cmd, storecli *s, const char *prefix)
+static int do_list(const char *cmd, storecli *s, const char *prefix, int json)
 {
     wg_vault_entry *list = NULL;
     size_t n = 0;
@@ -132,12 +164,12 @@ static int do_list(const char *cmd, storecli *s, const char *prefix)
                                              "metadata", list[i].metadata, "updatedAt",
                                              list[i].updated_at));
     wg_vault_entries_free(list, n);
-    rc = wg_cli_print_json(arr, 1);
+    rc = wg_cli_answer(arr, json, show_list);
     json_decref(arr);
     return rc;
 }
 
-static int do_delete(const char *cmd, storecli *s, const char *name, int with_subkeys)
+static int do_delete(const char *cmd, storecli *s, const char *name, int with_subkeys, int json)
 {
     json_t *deleted = NULL;
     int rc = wg_engine_vault_delete(&deleted, s->engine, name, with_subkeys, "cli");
@@ -146,7 +178,7 @@ static int do_delete(const char *cmd, storecli *s, const char *name, int with_su
     if (rc < 0)
         return wg_cli_fail(cmd, "%s", wg_error_last());
     json_t *out = json_pack("{s:b,s:o}", "success", 1, "deleted", deleted);
-    rc = wg_cli_print_json(out, 0);
+    rc = wg_cli_answer(out, json, show_deleted);
     json_decref(out);
     return rc;
 }
@@ -158,13 +190,14 @@ int cmd_vault(int argc, char **argv, const wg_cli *cli)
         help();
         return WG_EXIT_OK;
     }
-    opts o = { .data_dir = cli->data_dir };
+    opts o = { .data_dir = cli->data_dir, .json = cli->json };
     static const struct option longopts[] = {
         { "type", required_argument, NULL, 't' },
         { "expires", required_argument, NULL, 'e' },
         { "scopes", required_argument, NULL, 's' },
         { "prefix", required_argument, NULL, 'p' },
         { "with-subkeys", no_argument, NULL, 'w' },
+        { "json", no_argument, NULL, 'j' },
         { "data-dir", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 },
     };
@@ -178,6 +211,7 @@ int cmd_vault(int argc, char **argv, const wg_cli *cli)
         case 's': o.scopes = optarg; break;
         case 'p': o.prefix = optarg; break;
         case 'w': o.with_subkeys = 1; break;
+        case 'j': o.json = 1; break;
         case 'D': o.data_dir = optarg; break;
         default:
             return wg_cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -216,8 +250,8 @@ int cmd_vault(int argc, char **argv, const wg_cli *cli)
     switch (known) {
     case 0: rc = do_set(cmd, &s, name, &o); break;
     case 1: rc = do_get(cmd, &s, name); break;
-    case 2: rc = do_list(cmd, &s, o.prefix); break;
-    default: rc = do_delete(cmd, &s, name, o.with_subkeys); break;
+    case 2: rc = do_list(cmd, &s, o.prefix, o.json); break;
+    default: rc = do_delete(cmd, &s, name, o.with_subkeys, o.json); break;
     }
     storecli_close(&s);
     return rc;

@@ -47,6 +47,7 @@ static void usage(FILE *to)
         "\n"
         "global options:\n"
         "  --data-dir DIR  state directory (default $WAGGLE_DATA_DIR, else ~/.waggle)\n"
+        "  --json          answer as JSON (for scripts; also accepted after COMMAND)\n"
         "  -V, --version   print the version\n"
         "  -h, --help      this text; 'waggle COMMAND --help' for a command\n"
         "\n"
@@ -82,6 +83,8 @@ int main(int argc, char **argv)
             cli.data_dir = argv[++i];
         } else if (strncmp(argv[i], "--data-dir=", 11) == 0) {
             cli.data_dir = argv[i] + 11;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            cli.json = 1;
         } else if (strcmp(argv[i], "--list-commands") == 0) {
             /* For the shell completions: NAME<TAB>SUMMARY, one per line. */
             for (int c = 0; c < N_COMMANDS; c++)

@@ -26,7 +26,7 @@ static json_t *json_of(const wgt_result *r)
 
 Test(cli_catalog, search_crashes_puts_an_error_tracker_first)
 {
-    const char *argv[] = { "catalog", "search", "users report crashes in the app", NULL };
+    const char *argv[] = { "--json", "catalog", "search", "users report crashes in the app", NULL };
     wgt_result r = run(argv);
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *v = json_of(&r);
@@ -39,7 +39,7 @@ Test(cli_catalog, search_crashes_puts_an_error_tracker_first)
 
 Test(cli_catalog, search_options_after_words_and_category_filter)
 {
-    const char *argv[] = { "catalog", "search", "vector", "search", "--limit", "3", "--category",
+    const char *argv[] = { "--json", "catalog", "search", "vector", "search", "--limit", "3", "--category",
                            "database", "--compact", NULL };
     wgt_result r = run(argv);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -53,8 +53,8 @@ Test(cli_catalog, search_options_after_words_and_category_filter)
 Test(cli_catalog, a_category_without_words_lists_it)
 {
     static const char *const cases[][8] = {
-        { "catalog", "search", "--category", "Database", "server", "--compact", NULL },
-        { "catalog", "search", "--category", "Database", "--compact", NULL },
+        { "--json", "catalog", "search", "--category", "Database", "server", "--compact", NULL },
+        { "--json", "catalog", "search", "--category", "Database", "--compact", NULL },
     };
     for (size_t i = 0; i < 2; i++) {
         wgt_result r = run(cases[i]);
@@ -70,14 +70,14 @@ Test(cli_catalog, a_category_without_words_lists_it)
 
 Test(cli_catalog, bad_usage_exits_2_with_a_reason)
 {
-    static const char *const cases[][6] = {
-        { "catalog", "search", NULL },
-        { "catalog", "search", "--limit", "many", "x", NULL },
-        { "catalog", "search", "--category", "Nope", "x", NULL },
+    static const char *const cases[][8] = {
+        { "--json", "catalog", "search", NULL },
+        { "--json", "catalog", "search", "--limit", "many", "x", NULL },
+        { "--json", "catalog", "search", "--category", "Nope", "x", NULL },
         { "catalog", "frobnicate", NULL },
-        { "catalog", "show", NULL },
-        { "catalog", "search", "   ", NULL },
-        { "catalog", "search", "caf\xC3", NULL },
+        { "--json", "catalog", "show", NULL },
+        { "--json", "catalog", "search", "   ", NULL },
+        { "--json", "catalog", "search", "caf\xC3", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wgt_result r = run(cases[i]);
@@ -109,7 +109,7 @@ Test(cli_catalog, normalize_prints_one_id_per_line)
 
 Test(cli_catalog, show_finds_any_spelling_and_fails_on_unknown)
 {
-    const char *argv[] = { "catalog", "show", "mcp-server-sentry", NULL };
+    const char *argv[] = { "--json", "catalog", "show", "mcp-server-sentry", NULL };
     wgt_result r = run(argv);
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *v = json_of(&r);
@@ -117,7 +117,7 @@ Test(cli_catalog, show_finds_any_spelling_and_fails_on_unknown)
     cr_assert_not_null(json_object_get(v, "keywords"));
     json_decref(v);
     wgt_result_free(&r);
-    const char *argv2[] = { "catalog", "show", "no-such-server", NULL };
+    const char *argv2[] = { "--json", "catalog", "show", "no-such-server", NULL };
     r = run(argv2);
     cr_assert_eq(r.status, 1);
     cr_assert_not_null(strstr(r.err, "no server with id"));
@@ -126,7 +126,7 @@ Test(cli_catalog, show_finds_any_spelling_and_fails_on_unknown)
 
 Test(cli_catalog, categories_prints_14)
 {
-    const char *argv[] = { "catalog", "categories", "--compact", NULL };
+    const char *argv[] = { "--json", "catalog", "categories", "--compact", NULL };
     wgt_result r = run(argv);
     cr_assert_eq(r.status, 0);
     json_t *v = json_of(&r);
@@ -138,7 +138,7 @@ Test(cli_catalog, categories_prints_14)
 Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken_ids)
 {
     char *dir = wgt_tmpdir();
-    const char *imp[] = { "catalog", "import", "--data-dir", dir,
+    const char *imp[] = { "--json", "catalog", "import", "--data-dir", dir,
                           WG_TEST_DATA_DIR "/catalog/registry_servers.json", NULL };
     wgt_result r = run(imp);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -146,7 +146,7 @@ Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken
     cr_assert_not_null(strstr(r.out, "weather-alerts"), "%s", r.out);
     wgt_result_free(&r);
 
-    const char *show[] = { "catalog", "show", "--data-dir", dir, "weather-alerts-mcp", NULL };
+    const char *show[] = { "--json", "catalog", "show", "--data-dir", dir, "weather-alerts-mcp", NULL };
     r = run(show);
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *v = json_of(&r);
@@ -156,7 +156,7 @@ Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken
     json_decref(v);
     wgt_result_free(&r);
 
-    const char *show2[] = { "catalog", "show", "--data-dir", dir, "ledger", NULL };
+    const char *show2[] = { "--json", "catalog", "show", "--data-dir", dir, "ledger", NULL };
     r = run(show2);
     cr_assert_eq(r.status, 0, "%s", r.err);
     v = json_of(&r);
@@ -174,14 +174,14 @@ Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken
 
     /* another server whose id is taken gets its owner's name, never the
      * catalog's own entry */
-    const char *col[] = { "catalog", "import", "--data-dir", dir,
+    const char *col[] = { "--json", "catalog", "import", "--data-dir", dir,
                           WG_TEST_DATA_DIR "/catalog/registry_collides.json", NULL };
     r = run(col);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "someone-sentry"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "1 renamed"), "%s", r.out);
     wgt_result_free(&r);
-    const char *own[] = { "catalog", "show", "--data-dir", dir, "sentry", NULL };
+    const char *own[] = { "--json", "catalog", "show", "--data-dir", dir, "sentry", NULL };
     r = run(own);
     cr_assert_eq(r.status, 0);
     v = json_of(&r);
@@ -189,14 +189,14 @@ Test(cli_catalog, import_merges_registry_servers_skips_present_and_renames_taken
     json_decref(v);
     wgt_result_free(&r);
 
-    const char *bad[] = { "catalog", "import", "--data-dir", dir,
+    const char *bad[] = { "--json", "catalog", "import", "--data-dir", dir,
                           WG_TEST_DATA_DIR "/catalog/registry_bad_identifier.json", NULL };
     r = run(bad);
     cr_assert_eq(r.status, 2);
     cr_assert_not_null(strstr(r.err, "not allowed in an install command"), "%s", r.err);
     wgt_result_free(&r);
 
-    const char *search[] = { "catalog", "search", "--data-dir", dir, "storm warnings", NULL };
+    const char *search[] = { "--json", "catalog", "search", "--data-dir", dir, "storm warnings", NULL };
     r = run(search);
     cr_assert_eq(r.status, 0);
     v = json_of(&r);
@@ -240,7 +240,7 @@ Test(cli_catalog, import_of_20000_registry_servers_is_searchable)
     cr_assert_eq(wgt_write_file(dir, "registry.json", doc), 0);
     cr_assert_geq(asprintf(&file, "%s/registry.json", dir), 0);
     cr_assert_geq(asprintf(&idx, "%s/catalog.idx", dir), 0);
-    const char *imp[] = { "catalog", "import", "--data-dir", dir, file, NULL };
+    const char *imp[] = { "--json", "catalog", "import", "--data-dir", dir, file, NULL };
     wgt_result r = run(imp);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "imported 20000 servers"), "%.200s", r.out);
@@ -255,7 +255,7 @@ Test(cli_catalog, import_of_20000_registry_servers_is_searchable)
     const char *name = json_string_value(json_object_get(srv, "name"));
     const char *slash = strrchr(name, '/');
     cr_assert_not_null(slash);
-    const char *show[] = { "catalog", "show", "--data-dir", dir, "--compact", slash + 1, NULL };
+    const char *show[] = { "--json", "catalog", "show", "--data-dir", dir, "--compact", slash + 1, NULL };
     r = run(show);
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *v = json_of(&r);
@@ -264,7 +264,7 @@ Test(cli_catalog, import_of_20000_registry_servers_is_searchable)
     json_decref(v);
     wgt_result_free(&r);
 
-    const char *search[] = { "catalog", "search", "--data-dir", dir, "--compact", "--limit", "30",
+    const char *search[] = { "--json", "catalog", "search", "--data-dir", dir, "--compact", "--limit", "30",
                              json_string_value(json_object_get(srv, "title")), NULL };
     r = run(search);
     cr_assert_eq(r.status, 0, "%s", r.err);

@@ -10,9 +10,9 @@ static char *dir;
 
 static wgt_result run(const char *const *args, const char *in)
 {
-    const char *argv[12] = { "--data-dir", dir };
-    size_t n = 2;
-    for (; *args && n < 11; args++)
+    const char *argv[13] = { "--json", "--data-dir", dir };
+    size_t n = 3;
+    for (; *args && n < 12; args++)
         argv[n++] = *args;
     argv[n] = NULL;
     wgt_result r;
@@ -55,7 +55,7 @@ Test(cli_pool, rotates_and_cools_across_invocations)
     const char *rep[] = { "pool", "report", "anthropic", "anthropic-3", "429", NULL };
     wgt_result r = run(rep, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "\"available\":true"));
+    cr_assert(strstr(r.out, "\"available\": true"));
     wgt_result_free(&r);
     expect_next("anthropic");
     expect_next("anthropic-2");

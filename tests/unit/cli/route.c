@@ -10,7 +10,7 @@
 Test(cli_route, deps_file_vectors)
 {
     wgt_result r;
-    trust_cli_run(&r, NULL, NULL, (const char *[]){ "route", "--deps",
+    trust_cli_run(&r, NULL, NULL, (const char *[]){ "--json", "route", "--deps",
                   WG_TEST_DATA_DIR "/trust/router-deps.json", "create", "issue", "on", "github", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *a = json_loads(r.out, 0, NULL);
@@ -27,7 +27,7 @@ Test(cli_route, deps_file_vectors)
 Test(cli_route, local_installation_knows_native_tools)
 {
     wgt_result r;
-    trust_cli_run(&r, NULL, NULL, (const char *[]){ "route", "web_search", NULL });
+    trust_cli_run(&r, NULL, NULL, (const char *[]){ "--json", "route", "web_search", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_not_null(strstr(r.out, "\"name\": \"web_search\""));
     cr_expect_not_null(strstr(r.out, "\"confidence\": 1.0"));
@@ -37,14 +37,14 @@ Test(cli_route, local_installation_knows_native_tools)
 Test(cli_route, missing_query_and_bad_deps_exit_2)
 {
     wgt_result r;
-    trust_cli_run(&r, NULL, NULL, (const char *[]){ "route", NULL });
+    trust_cli_run(&r, NULL, NULL, (const char *[]){ "--json", "route", NULL });
     cr_expect_eq(r.status, 2);
     wgt_result_free(&r);
-    trust_cli_run(&r, NULL, "{\"toolNames\": 3}", (const char *[]){ "route", "--deps", "-", "x", NULL });
+    trust_cli_run(&r, NULL, "{\"toolNames\": 3}", (const char *[]){ "--json", "route", "--deps", "-", "x", NULL });
     cr_expect_eq(r.status, 2);
     cr_expect_not_null(strstr(r.err, "toolNames"));
     wgt_result_free(&r);
-    trust_cli_run(&r, NULL, "{not json", (const char *[]){ "route", "--deps", "-", "x", NULL });
+    trust_cli_run(&r, NULL, "{not json", (const char *[]){ "--json", "route", "--deps", "-", "x", NULL });
     cr_expect_eq(r.status, 2);
     wgt_result_free(&r);
 }
@@ -57,7 +57,7 @@ Test(cli_route, local_connectors_follow_the_vault)
     char *dir = wgt_tmpdir();
     wgt_result r;
     /* no store yet: every connector is offered, none is connected, nothing is created */
-    trust_cli_run(&r, dir, NULL, (const char *[]){ "route", "send", "message", "on", "slack", NULL });
+    trust_cli_run(&r, dir, NULL, (const char *[]){ "--json", "route", "send", "message", "on", "slack", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_not_null(strstr(r.out, "\"name\": \"slack\""));
     cr_expect_not_null(strstr(r.out, "\"available\": false"));
@@ -76,7 +76,7 @@ Test(cli_route, local_connectors_follow_the_vault)
     wg_vault_free(v);
     wg_store_free(st);
 
-    trust_cli_run(&r, dir, NULL, (const char *[]){ "route", "slack", NULL });
+    trust_cli_run(&r, dir, NULL, (const char *[]){ "--json", "route", "slack", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     json_t *a = json_loads(r.out, 0, NULL);
     json_t *first = json_array_get(a, 0);

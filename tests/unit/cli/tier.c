@@ -1,5 +1,6 @@
 /* Tests for `waggle tier` (issue #5, spec §10). */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ TestSuite(cli_tier, .init = setup, .fini = teardown);
 
 static wgt_result run(const char *a1, const char *a2)
 {
-    const char *argv[] = { "--data-dir", dir, "tier", a1, a2, NULL };
+    const char *argv[] = { "--json", "--data-dir", dir, "tier", a1, a2, NULL };
     wgt_result r;
     cr_assert_eq(wgt_run_cli(&r, NULL, NULL, argv), 0);
     return r;
@@ -26,8 +27,12 @@ Test(cli_tier, default_is_free_json)
 {
     wgt_result r = run(NULL, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_str_eq(r.out, "{\"tier\":\"FREE\",\"effectiveTier\":\"FREE\",\"trialStartedAt\":null,"
-                            "\"trialDaysRemaining\":0,\"trialExpired\":true}\n");
+    json_t *got = json_loads(r.out, 0, NULL), *want = json_loads(
+        "{\"tier\":\"FREE\",\"effectiveTier\":\"FREE\",\"trialStartedAt\":null,"
+        "\"trialDaysRemaining\":0,\"trialExpired\":true}", 0, NULL);
+    cr_assert(json_equal(got, want), "%s", r.out);
+    json_decref(got);
+    json_decref(want);
     wgt_result_free(&r);
 }
 
@@ -35,7 +40,7 @@ Test(cli_tier, set_legacy_name_and_invalid)
 {
     wgt_result r = run("set", "business");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "\"effectiveTier\":\"TEAMS\""));
+    cr_assert(strstr(r.out, "\"effectiveTier\": \"TEAMS\""));
     wgt_result_free(&r);
     r = run("set", "gold");
     cr_assert_eq(r.status, 2);
@@ -47,7 +52,7 @@ Test(cli_tier, start_trial_refuses_second)
 {
     wgt_result r = run("start-trial", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "\"trialDaysRemaining\":15"));
+    cr_assert(strstr(r.out, "\"trialDaysRemaining\": 15"));
     wgt_result_free(&r);
     r = run("start-trial", NULL);
     cr_assert_eq(r.status, 1);
@@ -59,7 +64,7 @@ Test(cli_tier, future_trial_in_config_is_free)
 {
     wgt_write_file(dir, "config.json", "{\"tier\":\"TRIAL\",\"trialStartedAt\":\"2999-01-01T00:00:00Z\"}");
     wgt_result r = run(NULL, NULL);
-    cr_assert(strstr(r.out, "\"effectiveTier\":\"FREE\""), "%s", r.out);
+    cr_assert(strstr(r.out, "\"effectiveTier\": \"FREE\""), "%s", r.out);
     wgt_result_free(&r);
 }
 

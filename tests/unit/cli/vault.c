@@ -18,7 +18,7 @@ TestSuite(cli_vault, .init = setup, .fini = teardown);
 static wgt_result run(const char *in, const char *a1, const char *a2, const char *a3,
                       const char *a4, const char *a5)
 {
-    const char *argv[] = { "--data-dir", dir, "vault", a1, a2, a3, a4, a5, NULL };
+    const char *argv[] = { "--json", "--data-dir", dir, "vault", a1, a2, a3, a4, a5, NULL };
     static const char *const env[] = { "WAGGLE_VAULT_PASSPHRASE=", NULL };
     wgt_result r;
     cr_assert_eq(wgt_run_cli(&r, in, env, argv), 0);
@@ -36,7 +36,7 @@ Test(cli_vault, set_from_stdin_stores_encrypted)
 {
     wgt_result r = run("s3cret", "set", "connector:github", NULL, NULL, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, "\"success\":true"));
+    cr_assert(strstr(r.out, "\"success\": true"));
     wgt_result_free(&r);
     cr_assert_not(grep_dir("s3cret"), "the secret is in the data dir in clear");
     r = run(NULL, "get", "connector:github", NULL, NULL, NULL);

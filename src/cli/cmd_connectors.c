@@ -335,9 +335,8 @@ static int do_call(env *e, const opts *o, int argc, char **argv)
     wg_engine_outcome out;
     int rc = wg_engine_execute(e->sc.engine, &call, &autonomy, &ctx, &out);
     json_decref(args);
-    if (rc == WG_ENOTFOUND)
-        return wg_cli_usage("connectors", "'%s' is not a tool (connector_<id>_<action>, or an "
-                            "agent tool)", tool);
+    if (rc == WG_ENOTFOUND)   /* the engine says why: unknown, or KVARK not registered */
+        return wg_cli_usage("connectors", "%s", wg_error_last());
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     const wg_gate_decision *d = &out.decision;

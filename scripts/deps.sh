@@ -4,7 +4,8 @@
 #
 #   scripts/deps.sh runtime   the shared libraries an installed waggle links to
 #   scripts/deps.sh build     runtime + compiler, cmake and headers (default; run.sh)
-#   scripts/deps.sh test      build + test runner, PostgreSQL, clang/libFuzzer (test.sh)
+#   scripts/deps.sh test      build + test runner, PostgreSQL, clang/libFuzzer, chromium
+#                             and node for the dashboard's browser tests (test.sh)
 #   scripts/deps.sh bench     build + wrk, hyperfine, valgrind (bench/)
 # Several groups may be named at once.
 set -euo pipefail
@@ -13,7 +14,8 @@ RUNTIME=(libjansson4 libpcre2-8-0 libsqlite3-0 libsodium23 libcurl4 libmicrohttp
 BUILD=(build-essential cmake pkg-config
        libjansson-dev libpcre2-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev
        libmicrohttpd-dev libpq-dev help2man)
-TEST=(libcriterion-dev postgresql clang libclang-rt-14-dev curl python3 zsh systemd man-db)
+TEST=(libcriterion-dev postgresql clang libclang-rt-14-dev curl python3 zsh systemd man-db nodejs)
+TEST+=(chromium)   # the dashboard's browser tests (tests/dashboard), driven by playwright-core
 BENCH=(wrk hyperfine valgrind)
 
 want=()
@@ -30,6 +32,8 @@ for group in "$@"; do
 done
 
 missing=()
+# npm: Debian's own package, unless the installed nodejs (NodeSource) brings it
+case " ${want[*]} " in *" nodejs "*) command -v npm >/dev/null || want+=(npm) ;; esac
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done

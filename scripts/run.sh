@@ -16,4 +16,5 @@ fi
 dir=${WAGGLE_DATA_DIR:-$HOME/.waggle}
 echo "waggle: the API token is in $dir/api-token; try:"
 echo "  curl -H \"Authorization: Bearer \$(cat $dir/api-token)\" localhost:${WAGGLE_PORT:-3333}/api/capabilities/status"
+echo "waggle: open the dashboard with the one-time link below (or run: waggle dashboard)"
 exec ./build/waggle serve

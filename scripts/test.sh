@@ -57,6 +57,9 @@ run_ctest() {
 }
 
 echo "== release build (gcc) and tests"
+# The dashboard's browser tests (label e2e, this tree only) drive Debian's
+# chromium with playwright-core from tests/dashboard/package-lock.json.
+(cd tests/dashboard && npm ci --no-audit --no-fund --loglevel=error)
 build build-test
 run_ctest build-test
 

@@ -407,6 +407,11 @@ WG_EXTERN int wg_engine_trial_start(wg_engine *e, const char *actor);
  * and records audit_export first. */
 WG_EXTERN int wg_engine_audit_export(wg_audit_event **out, size_t *n, wg_engine *e,
                                      const wg_audit_query *q, const char *actor);
+/* The operator's acceptance of a log that no longer verifies (`waggle
+ * audit reanchor`): wg_audit_reanchor on the engine's log, which records
+ * what was given up in an audit_reanchored row. actor may be NULL ("cli").
+ * *id (optional) is that row's id. Returns what wg_audit_reanchor does. */
+WG_EXTERN int wg_engine_audit_reanchor(wg_engine *e, const char *actor, int64_t *id);
 
 #ifdef __cplusplus
 }

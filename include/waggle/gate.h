@@ -36,8 +36,11 @@ extern "C" {
 
 typedef struct wg_gate wg_gate;
 
-/* Facts only upper layers know. Any member may be NULL. */
+/* Facts only upper layers know. Any function may be NULL. */
+#define WG_GATE_HOOKS_VERSION 1
+
 typedef struct wg_gate_hooks {
+    unsigned int version;      /* WG_GATE_HOOKS_VERSION */
     void *ctx;
     /* Declared riskLevel of the connector action behind tool_name
      * ("connector_<id>_<action>") in the registry, or WG_RISK_UNKNOWN when
@@ -51,8 +54,11 @@ typedef struct wg_gate_hooks {
     wg_risk_level (*install_risk)(void *ctx, const char *name, const char *source);
 } wg_gate_hooks;
 
+#define WG_GATE_HOOKS_INIT { .version = WG_GATE_HOOKS_VERSION }
+
 /* *out is new: free with wg_gate_free. hooks may be NULL (spec behaviour from
- * the name alone) and is copied. Returns 0, WG_EINVAL, WG_ENOMEM. */
+ * the name alone) and is copied. Returns 0, WG_EINVAL (hooks of another
+ * version), WG_ENOMEM. */
 WG_EXTERN int wg_gate_new(wg_gate **out, const wg_gate_hooks *hooks);
 WG_EXTERN void wg_gate_free(wg_gate *gate);
 

@@ -59,7 +59,10 @@ typedef struct wg_pool wg_pool;
 /* ms since the epoch (the time module's clock function, waggle/time.h). */
 typedef wg_clock_fn wg_pool_clock;
 
+#define WG_POOL_OPTIONS_VERSION 1
+
 typedef struct wg_pool_options {
+    unsigned int version;            /* WG_POOL_OPTIONS_VERSION */
     int64_t rate_limit_cooldown_ms;  /* 0 = default */
     int64_t payment_cooldown_ms;     /* 0 = default */
     int64_t other_cooldown_ms;       /* 0 = default */
@@ -67,8 +70,11 @@ typedef struct wg_pool_options {
     void *now_ctx;
 } wg_pool_options;
 
+#define WG_POOL_OPTIONS_INIT { .version = WG_POOL_OPTIONS_VERSION }
+
 /* A new empty pool for provider (copied). st may be NULL (state in memory
- * only) and is borrowed. opts may be NULL. *out is new: wg_pool_free. */
+ * only) and is borrowed. opts may be NULL (the defaults). *out is new:
+ * wg_pool_free. Returns 0, WG_EINVAL (opts of another version), WG_ENOMEM. */
 WG_EXTERN int wg_pool_new(wg_pool **out, const char *provider, wg_store *st,
                           const wg_pool_options *opts);
 

@@ -29,7 +29,10 @@ typedef struct wg_server wg_server;
  * and errors. Runs on worker threads; must be thread-safe. */
 typedef void (*wg_server_log_fn)(void *ud, const char *line);
 
+#define WG_SERVER_OPTIONS_VERSION 1
+
 typedef struct wg_server_options {
+    unsigned int version;        /* WG_SERVER_OPTIONS_VERSION */
     const char *data_dir;        /* required: an existing directory (wg_datadir_open) */
     const char *listen;          /* "HOST:PORT", "[::1]:PORT", ":PORT" or "PORT";
                                     NULL -> "127.0.0.1:3333". Port 0 = ephemeral. */
@@ -72,10 +75,13 @@ typedef struct wg_server_options {
     void *log_ud;
 } wg_server_options;
 
+#define WG_SERVER_OPTIONS_INIT { .version = WG_SERVER_OPTIONS_VERSION }
+
 /* Starts serving. *out is new: stop and free it with wg_server_stop.
- * Returns 0, WG_EINVAL (bad listen address, missing data_dir, a connection
- * limit RLIMIT_NOFILE cannot hold, a trusted proxy that is not an address), WG_EIO
- * (cannot bind, token file), WG_ENOMEM, or what an area's init returned. */
+ * Returns 0, WG_EINVAL (options of another version, bad listen address,
+ * missing data_dir, a connection limit RLIMIT_NOFILE cannot hold, a trusted
+ * proxy that is not an address), WG_EIO (cannot bind, token file),
+ * WG_ENOMEM, or what an area's init returned. */
 WG_EXTERN int wg_server_start(wg_server **out, const wg_server_options *opt);
 
 /* The bound port (useful with port 0). */
@@ -83,6 +89,20 @@ WG_EXTERN unsigned wg_server_port(const wg_server *srv);
 
 /* The API token in use. Borrowed; valid while the server lives. */
 WG_EXTERN const char *wg_server_token(const wg_server *srv);
+
+/* A one-time dashboard login token (docs/server.md, "The dashboard"): 64
+ * hex characters, valid for 10 minutes, used up by the first
+ * POST /api/dashboard/login on any waggled sharing st (only its hash is
+ * stored). *token is new (free()). Returns 0, WG_EBUSY (16 unused tokens
+ * are live), WG_ESTORE, WG_ENOMEM, WG_EINVAL. Thread-safe as st. */
+struct wg_store;
+WG_EXTERN int wg_server_login_token(char **token, struct wg_store *st);
+
+/* The same as a link to this server's dashboard:
+ * "http://HOST:PORT/login#t=TOKEN" (the token in the fragment, so no
+ * request line, log or Referer carries it); HOST is 127.0.0.1 (or [::1])
+ * when the server listens on every address. *url is new (free()). */
+WG_EXTERN int wg_server_login_url(char **url, wg_server *srv);
 
 /* Stops accepting, lets requests in flight finish (up to 10 s), closes the
  * store and frees the server. NULL is a no-op. */

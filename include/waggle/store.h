@@ -5,7 +5,8 @@
  * back end at DATA_DIR/waggle.db (WAL journal, 5 s busy timeout, schema
  * migrated to the current version on open). Other back ends (PostgreSQL, for
  * several waggled replicas sharing state) plug in through the function table
- * wg_store_backend and wg_store_open_backend(): every module above the store
+ * wg_store_backend and wg_store_open_backend() (waggle/sys/store.h): every
+ * module above the store
  * speaks only portable SQL through wg_store_exec() -- `?` placeholders,
  * TEXT / BIGINT columns, blobs typed through the back end's blob_type,
  * INSERT ... ON CONFLICT (...) DO UPDATE, no SQLite-only functions.
@@ -152,36 +153,8 @@ WG_EXTERN int wg_store_lock_take(wg_store *st, const char *name, const char *own
 /* Releases the lock when owner holds it; 0 also when it did not. */
 WG_EXTERN int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
 
-/* ---- back-end interface (for back-end authors) ----------------------- */
-
-typedef struct wg_store_backend {
-    const char *name;          /* "sqlite", "postgres" */
-    const char *blob_type;     /* column type for WG_STORE_BLOB: "BLOB", "BYTEA" */
-    /* target: a file path for sqlite, a conninfo string for postgres. */
-    int (*open)(void **db, const char *target);
-    void (*close)(void *db);
-    int (*exec)(void *db, const char *sql, const wg_store_value *params,
-                size_t n, wg_store_rows **rows, int64_t *changes);
-    int (*begin)(void *db, wg_store_tx kind);
-    int (*commit)(void *db);
-    int (*rollback)(void *db);
-} wg_store_backend;
-
-/* The built-in back ends: SQLite (one file) and PostgreSQL (libpq
- * conninfo or postgres:// URL as the target; several replicas share it). */
-WG_EXTERN const wg_store_backend *wg_store_sqlite_backend(void);
-WG_EXTERN const wg_store_backend *wg_store_postgres_backend(void);
-
-/* Opens any back end and migrates it. data_dir may be NULL. */
-WG_EXTERN int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
-                                    const char *target, const char *data_dir);
-
-/* For back ends: building a result set. wg_store_rows_new returns NULL on
- * allocation failure; wg_store_rows_add_row appends an all-NULL row;
- * wg_store_rows_set copies the value into the last row. */
-WG_EXTERN wg_store_rows *wg_store_rows_new(size_t columns);
-WG_EXTERN int wg_store_rows_add_row(wg_store_rows *rows);
-WG_EXTERN int wg_store_rows_set(wg_store_rows *rows, size_t c, const wg_store_value *v);
+/* Store back ends (the function table, wg_store_open_backend, result-set
+ * builders) are declared in waggle/sys/store.h, for back-end authors. */
 
 #ifdef __cplusplus
 }

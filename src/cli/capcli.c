@@ -100,7 +100,7 @@ static wg_registry *open_registry(capcli_connectors *c, const char *cmd, const c
         fprintf(stderr, "waggle %s: note: connector status unknown (%s); showing all as not "
                 "connected\n", cmd, wg_error_last());
     }
-    wg_registry_options opts = { 0 };
+    wg_registry_options opts = WG_REGISTRY_OPTIONS_INIT;
     return wg_registry_new(&c->bare, &opts) == 0 ? c->bare : NULL;
 }
 

@@ -71,6 +71,7 @@ int cmd_audit(int argc, char **argv, const wg_cli *cli);
 int cmd_tier(int argc, char **argv, const wg_cli *cli);
 int cmd_pool(int argc, char **argv, const wg_cli *cli);
 int cmd_serve(int argc, char **argv, const wg_cli *cli);
+int cmd_dashboard(int argc, char **argv, const wg_cli *cli);
 int cmd_connectors(int argc, char **argv, const wg_cli *cli);
 int cmd_approve(int argc, char **argv, const wg_cli *cli);
 int cmd_approvals(int argc, char **argv, const wg_cli *cli);

@@ -1,5 +1,6 @@
 /* cmd_audit.c - `waggle audit`: read the audit log, verify its chain,
- * seals and anchor, and reanchor it after tampering (waggle/audit.h). */
+ * seals and anchor (waggle/audit.h), and reanchor it after tampering
+ * through the engine (wg_engine_audit_reanchor: the face writes no row). */
 #include "storecli.h"
 #include "waggle/error.h"
 
@@ -130,7 +131,7 @@ static int do_reanchor(const char *cmd, storecli *s, int as_json, int yes)
         return WG_EXIT_CONFIRM;
     }
     int64_t id = 0;
-    if ((rc = wg_audit_reanchor(s->audit, "cli", &id)) < 0) {
+    if ((rc = wg_engine_audit_reanchor(s->engine, "cli", &id)) < 0) {
         wg_cli_error(cmd, rc);
         return WG_EXIT_FAIL;
     }

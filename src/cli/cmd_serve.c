@@ -135,7 +135,7 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     const char *roots[MAX_LIST + 1] = { 0 };
     const char *proxies[MAX_LIST + 1] = { 0 };
     int n_hosts = 0, n_origins = 0, n_never = 0, n_roots = 0, n_proxies = 0;
-    wg_server_options opt = { 0 };
+    wg_server_options opt = WG_SERVER_OPTIONS_INIT;
     static const struct option longopts[] = {
         { "data-dir", required_argument, NULL, 'd' },
         { "listen", required_argument, NULL, 'l' },
@@ -287,6 +287,14 @@ int cmd_serve(int argc, char **argv, const wg_cli *cli)
     if (rc < 0) {
         status = wg_cli_error(argv[0], rc);
     } else {
+        /* The dashboard's sign-in link (docs/server.md): one use, 10 min. */
+        char *link = NULL;
+        if (wg_server_login_url(&link, srv) == 0)
+            fprintf(stderr, "waggle: dashboard at %s (one-time link, 10 min; `waggle dashboard` "
+                    "prints another)\n", link);
+        else
+            fprintf(stderr, "waggle: no dashboard link: %s\n", wg_error_last());
+        free(link);
         int sig = 0;
         sigwait(&stop, &sig);
         fprintf(stderr, "waggled: %s received, finishing requests in flight\n",

@@ -28,6 +28,7 @@ static const command commands[] = {
     { "approvals",  cmd_approvals,  "list the tool calls waiting for a person's approval" },
     { "approve",    cmd_approve,    "approve (or --deny) a waiting tool call by its id" },
     { "serve",      cmd_serve,      "run the HTTP service (also: waggled)" },
+    { "dashboard",  cmd_dashboard,  "print a one-time login link to the dashboard" },
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -88,12 +88,14 @@ static const demo discord_demo = { "general",
           {"id":"D003","name":"dev-talk","type":"text"}]), 0 };
 
 const wg_connector_spec wg_spec_slack_mock = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "slack-mock", .name = "Slack (Demo)", .description = "Demo Slack channel: no real messages are sent",
     .service = "demo", .auth_type = WG_AUTH_BEARER, .category = "communication", .logo_slug = "slack",
     .actions = slack_actions, .n_actions = COUNT(slack_actions), .ops = &ops, .impl = &slack_demo,
     .always_connected = 1,
 };
 const wg_connector_spec wg_spec_teams_mock = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "teams-mock", .name = "Microsoft Teams (Demo)",
     .description = "Demo Teams channel: no real messages are sent",
     .service = "demo", .auth_type = WG_AUTH_OAUTH2, .category = "communication",
@@ -102,6 +104,7 @@ const wg_connector_spec wg_spec_teams_mock = {
     .always_connected = 1,
 };
 const wg_connector_spec wg_spec_discord_mock = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "discord-mock", .name = "Discord (Demo)",
     .description = "Demo Discord channel: no real messages are sent",
     .service = "demo", .auth_type = WG_AUTH_BEARER, .category = "communication", .logo_slug = "discord",

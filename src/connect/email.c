@@ -507,6 +507,7 @@ static const wg_connector_number_setting number_settings[] = {
 };
 
 const wg_connector_spec wg_spec_email = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "email",
     .name = "Email",
     .description = "Send email over SMTP/SMTPS or the SendGrid API, with a daily send limit",

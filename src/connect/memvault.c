@@ -286,8 +286,8 @@ int wg_connect_memvault_new(wg_connect_vault **out)
     if (!m)
         return wg_error_set(WG_ENOMEM, "out of memory");
     pthread_mutex_init(&m->mu, NULL);
-    m->face = (wg_connect_vault){ m, mv_get, mv_set, mv_del, mv_list, mv_take,
-                                  mv_set_many, mv_lock, mv_unlock };
+    m->face = (wg_connect_vault){ WG_CONNECT_VAULT_VERSION, m, mv_get, mv_set, mv_del, mv_list,
+                                  mv_take, mv_set_many, mv_lock, mv_unlock };
     *out = &m->face;
     return 0;
 }

@@ -570,6 +570,9 @@ int wg_oauth_new(wg_oauth **out, const wg_connect_vault *vault,
 {
     if (!vault || !vault->get || !vault->set || !vault->del)
         return wg_error_set(WG_EINVAL, "the token manager needs a vault");
+    if (vault->version != WG_CONNECT_VAULT_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_connect_vault version %u, this library knows %d",
+                            vault->version, WG_CONNECT_VAULT_VERSION);
     if (sodium_init() < 0)
         return wg_error_set(WG_EINTERNAL, "libsodium failed to initialise");
     wg_oauth *m = calloc(1, sizeof *m);

@@ -628,6 +628,7 @@ static int obs_validate(const wg_connector_call *call)
 static const wg_connector_ops ops = { obs_execute, obs_health, obs_validate };
 
 const wg_connector_spec wg_spec_obsidian = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "obsidian",
     .name = "Obsidian",
     .description = "Search, read and write Markdown notes in a local Obsidian vault",

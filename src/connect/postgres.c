@@ -471,6 +471,7 @@ static const wg_connector_number_setting number_settings[] = {
 };
 
 const wg_connector_spec wg_spec_postgres = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "postgres",
     .name = "PostgreSQL",
     .description = "Query a PostgreSQL database (reads run read-only; writes need approval)",

@@ -203,6 +203,10 @@ int wg_registry_register(wg_registry *reg, const wg_connector_spec *spec)
 {
     if (!reg || !spec || !spec->id || !spec->ops)
         return wg_error_set(WG_EINVAL, "register: a spec with an id and operations is required");
+    if (spec->version != WG_CONNECTOR_SPEC_VERSION)
+        return wg_error_set(WG_EINVAL, "connector %s: spec version %u, this library knows %d "
+                            "(name .version = WG_CONNECTOR_SPEC_VERSION)", spec->id, spec->version,
+                            WG_CONNECTOR_SPEC_VERSION);
     if (strchr(spec->id, '_'))
         return wg_error_set(WG_EINVAL, "connector id '%s' may not contain '_'", spec->id);
     entry *e = find(reg, spec->id);
@@ -276,8 +280,31 @@ static int set_grants(wg_registry *reg, const wg_registry_options *opts)
     return 0;
 }
 
+/* The versions of the options and of the seams they point at. */
+static int check_versions(const wg_registry_options *opts)
+{
+    if (!opts)
+        return 0;
+    if (opts->version != WG_REGISTRY_OPTIONS_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_registry_options version %u, this library knows %d "
+                            "(start from WG_REGISTRY_OPTIONS_INIT)", opts->version,
+                            WG_REGISTRY_OPTIONS_VERSION);
+    if (opts->vault && opts->vault->version != WG_CONNECT_VAULT_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_connect_vault version %u, this library knows %d "
+                            "(start from WG_CONNECT_VAULT_INIT)", opts->vault->version,
+                            WG_CONNECT_VAULT_VERSION);
+    if (opts->audit && opts->audit->version != WG_CONNECT_AUDIT_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_connect_audit version %u, this library knows %d "
+                            "(start from WG_CONNECT_AUDIT_INIT)", opts->audit->version,
+                            WG_CONNECT_AUDIT_VERSION);
+    return 0;
+}
+
 int wg_registry_new(wg_registry **out, const wg_registry_options *opts)
 {
+    int vrc = check_versions(opts);
+    if (vrc < 0)
+        return vrc;
     wg_registry *reg = calloc(1, sizeof *reg);
     if (!reg)
         return wg_error_set(WG_ENOMEM, "out of memory");

@@ -8,6 +8,7 @@
 void wg_connect_vault_of(wg_connect_vault *out, struct wg_vault *v)
 {
     *out = (wg_connect_vault){
+        .version = WG_CONNECT_VAULT_VERSION,
         .ctx = v,
         .get = wg_vault_seam_get,
         .set = wg_vault_seam_set,

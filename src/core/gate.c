@@ -52,6 +52,9 @@ int wg_gate_new(wg_gate **out, const wg_gate_hooks *hooks)
 {
     if (!out)
         return wg_error_set(WG_EINVAL, "wg_gate_new: out is NULL");
+    if (hooks && hooks->version != WG_GATE_HOOKS_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_gate_hooks version %u, this library knows %d "
+                            "(start from WG_GATE_HOOKS_INIT)", hooks->version, WG_GATE_HOOKS_VERSION);
     wg_gate *g = calloc(1, sizeof *g);
     if (!g)
         return wg_error_set(WG_ENOMEM, "wg_gate_new: out of memory");

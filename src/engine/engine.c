@@ -8,6 +8,7 @@
 #include "waggle/acquire.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
+#include "waggle/sys/store.h"
 
 #include <sodium.h>
 #include <stdarg.h>
@@ -255,7 +256,7 @@ static int open_audit(wg_engine *e)
     int rc = open_vault(e);
     wg_audit *a = NULL;
     if (rc == 0 && (rc = wg_audit_open(&a, e->store, e->vault)) == 0) {
-        e->audit_seam = (wg_connect_audit){ a, wg_audit_seam_log };
+        e->audit_seam = (wg_connect_audit){ WG_CONNECT_AUDIT_VERSION, a, wg_audit_seam_log };
         PUBLISH(e->audit, a);
     }
     return rc;
@@ -268,7 +269,7 @@ static int open_registry(wg_engine *e)
     int rc = open_audit(e);
     if (rc < 0)
         return rc;
-    wg_registry_options ro = { 0 };
+    wg_registry_options ro = WG_REGISTRY_OPTIONS_INIT;
     ro.vault = &e->vault_seam;
     ro.audit = &e->audit_seam;
     ro.demo = e->demo;
@@ -369,7 +370,7 @@ static int open_gate(wg_engine *e)
 {
     if (e->gate)
         return 0;
-    wg_gate_hooks hooks = { e, hook_connector_risk, hook_install_risk };
+    wg_gate_hooks hooks = { WG_GATE_HOOKS_VERSION, e, hook_connector_risk, hook_install_risk };
     wg_gate *g = NULL;
     int rc = wg_gate_new(&g, &hooks);
     if (rc == 0)
@@ -492,7 +493,7 @@ int wg_engine_pool(wg_pool **out, wg_engine *e, const char *provider, int max_ke
     if (e->n_pools == ENGINE_POOLS_MAX) {
         rc = wg_error_set(WG_EBUSY, "at most %d credential pools per engine", ENGINE_POOLS_MAX);
     } else if ((rc = open_vault(e)) == 0) {
-        wg_pool_options po = { 0 };
+        wg_pool_options po = WG_POOL_OPTIONS_INIT;
         po.now = pool_clock;
         po.now_ctx = e;
         wg_pool *p = NULL;

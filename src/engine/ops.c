@@ -306,3 +306,11 @@ int wg_engine_audit_export(wg_audit_event **out, size_t *n, wg_engine *e,
         wg_engine__note(e, "audit_export", actor, NULL, NULL, "ok", NULL);
     return rc;
 }
+
+int wg_engine_audit_reanchor(wg_engine *e, const char *actor, int64_t *id)
+{
+    wg_audit *a = NULL;
+    int rc = e ? wg_engine_audit(&a, e)
+               : wg_error_set(WG_EINVAL, "wg_engine_audit_reanchor: NULL engine");
+    return rc < 0 ? rc : wg_audit_reanchor(a, actor, id);
+}

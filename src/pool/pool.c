@@ -53,6 +53,9 @@ int wg_pool_new(wg_pool **out, const char *provider, wg_store *st, const wg_pool
         return wg_error_set(WG_EINVAL, "a pool needs a provider name");
     if (strlen(provider) > 200)
         return wg_error_set(WG_EINVAL, "provider name too long");
+    if (o && o->version != WG_POOL_OPTIONS_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_pool_options version %u, this library knows %d "
+                            "(start from WG_POOL_OPTIONS_INIT)", o->version, WG_POOL_OPTIONS_VERSION);
     wg_pool *p = calloc(1, sizeof *p);
     if (!p || !(p->provider = strdup(provider))) {
         free(p);

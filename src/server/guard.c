@@ -102,3 +102,28 @@ int wg_token__load_or_create(char **out, const char *data_dir, const char *name)
     free(path);
     return rc;
 }
+
+int wg_guard__same_origin(const char *origin, const char *host)
+{
+    if (!origin || !host || !*host)
+        return 0;
+    static const char *const schemes[] = { "http://", "https://" };
+    for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++) {
+        size_t n = strlen(schemes[i]);
+        if (strncmp(origin, schemes[i], n) == 0 && strcasecmp(origin + n, host) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int wg_guard__host_is_loopback(const char *host)
+{
+    if (!host)
+        return 0;
+    size_t len = host[0] == '[' ? strcspn(host, "]") + 1 : strcspn(host, ":");
+    static const char *const loopback[] = { "localhost", "127.0.0.1", "[::1]" };
+    for (size_t i = 0; i < sizeof loopback / sizeof *loopback; i++)
+        if (host_in(host, len, loopback[i]))
+            return 1;
+    return 0;
+}

@@ -21,6 +21,8 @@
 #include <microhttpd.h>
 
 #include "server/server_int.h"
+#include "server/session.h"
+#include "server/web.h"
 #include "server/sse.h"
 #include "server/tiering.h"
 #include "server/watch.h"
@@ -124,6 +126,14 @@ const char *wg_req_header(const wg_req *req, const char *name)
     if (!req->conn)
         return NULL;
     return MHD_lookup_connection_value((struct MHD_Connection *)req->conn, MHD_HEADER_KIND,
+                                       name);
+}
+
+const char *wg_req_cookie(const wg_req *req, const char *name)
+{
+    if (!req->conn)
+        return NULL;
+    return MHD_lookup_connection_value((struct MHD_Connection *)req->conn, MHD_COOKIE_KIND,
                                        name);
 }
 
@@ -283,6 +293,65 @@ static int is_api_path(const char *url)
     return strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0;
 }
 
+/* The bearer token when an Authorization header is sent (programs; never
+ * mixed with a cookie), else the dashboard's session cookie: 1 (the API
+ * token's rights, never the admin's) with *via_cookie set. */
+static int authenticate(struct MHD_Connection *c, wg_server *srv, int *via_cookie)
+{
+    const char *authz = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    if (authz)
+        return wg_guard__bearer(srv, authz);
+    const char *sid = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, WG_SESSION_COOKIE);
+    if (!sid || wg_session__check(NULL, srv->ctx.store, sid, wg_session__now_ms()) < 0) {
+        wg_error_clear();
+        return 0;
+    }
+    *via_cookie = 1;
+    return 1;
+}
+
+/* Origin must name this service; a browser that says the request is not
+ * same-origin (Sec-Fetch-Site) is believed too. */
+static int cookie_origin_ok(struct MHD_Connection *c)
+{
+    const char *site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    if (site && strcmp(site, "same-origin") != 0)
+        return 0;
+    return wg_guard__same_origin(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+                                 MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"));
+}
+
+/* An embedded dashboard file (web.h): its type, the CSP and the other
+ * browser-hardening headers, an ETag and 304 on a match. */
+static enum MHD_Result send_asset(struct MHD_Connection *c, wg_server *srv, req_state *st,
+                                  const wg_web_asset *a)
+{
+    wg_watch__answering(srv->watch, conn_watch(c));
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
+    int fresh = inm && strcmp(inm, a->etag) == 0;
+    struct MHD_Response *r = MHD_create_response_from_buffer(fresh ? 0 : a->len,
+                                                             (void *)a->data,
+                                                             MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    if (!fresh)
+        MHD_add_response_header(r, "Content-Type", wg_web__content_type(a->path));
+    MHD_add_response_header(r, "ETag", a->etag);
+    MHD_add_response_header(r, "Cache-Control", WG_WEB_CACHE_CONTROL);
+    MHD_add_response_header(r, "Content-Security-Policy", WG_WEB_CSP);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "Cross-Origin-Opener-Policy", "same-origin");
+    MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+    unsigned status = fresh ? 304 : 200;
+    st->status = (int)status;
+    st->queued = 1;
+    enum MHD_Result ok = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
 static enum MHD_Result preflight(struct MHD_Connection *c, wg_server *srv, req_state *st)
 {
     wg_res res = { 0 };
@@ -301,16 +370,14 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
     if (strcmp(method_s, "OPTIONS") == 0)
         return preflight(c, srv, st);
 
-    int token = 0;
-    if (is_api_path(url)) {
-        token = wg_guard__bearer(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                                  "Authorization"));
-        if (!token)
-            return send_error(c, srv, st, 401, "UNAUTHORIZED",
-                              "missing or wrong bearer token (see DATA_DIR/api-token)");
-    }
-
     wg_http_method method = wg_http__method_parse(method_s);
+    if (!is_api_path(url) && (method == WG_HTTP_GET || strcmp(method_s, "HEAD") == 0)) {
+        const wg_web_asset *asset = wg_web__find(url);
+        if (asset)
+            return send_asset(c, srv, st, asset);
+    }
+    int via_cookie = 0;
+    int token = is_api_path(url) ? authenticate(c, srv, &via_cookie) : 0;
     size_t ulen = strlen(url);
     char stack_scratch[512];
     char *scratch = ulen < sizeof stack_scratch ? stack_scratch : malloc(ulen + 1);
@@ -319,6 +386,23 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
     wg_route_match m;
     wg_route__match(&m, &srv->table, method, url, scratch);
     enum MHD_Result ok;
+    /* 401 before 404/405 on /api/: an unauthenticated client learns nothing
+     * of the route table, except the rows that need no token. */
+    if (is_api_path(url) && !token && !(m.entry && (m.entry->route->flags & WG_ROUTE_PUBLIC))) {
+        ok = send_error(c, srv, st, 401, "UNAUTHORIZED",
+                        "missing or wrong bearer token (see DATA_DIR/api-token), or no "
+                        "dashboard session (run `waggle dashboard`)");
+        goto out;
+    }
+    /* CSRF: a browser session changes state only from this service's own
+     * pages. SameSite=Strict keeps the cookie from other sites, but another
+     * port of the same host is the same site; Origin tells them apart. */
+    if (via_cookie && method != WG_HTTP_GET && !cookie_origin_ok(c)) {
+        ok = send_error(c, srv, st, 403, "ORIGIN_NOT_ALLOWED",
+                        "a dashboard session may change state only from the dashboard's own "
+                        "pages (the Origin header must name this service)");
+        goto out;
+    }
     if (!m.entry) {
         if (m.allow) {
             wg_res res = { 0 };
@@ -335,8 +419,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
     }
     const wg_http_route *route = m.entry->route;
     if (!(route->flags & WG_ROUTE_PUBLIC) && !token) {
-        token = wg_guard__bearer(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                                  "Authorization"));
+        token = authenticate(c, srv, &via_cookie);
         if (!token) {
             ok = send_error(c, srv, st, 401, "UNAUTHORIZED",
                             "missing or wrong bearer token (see DATA_DIR/api-token)");

@@ -24,9 +24,12 @@
  *   PAYLOAD_TOO_LARGE); these are answered once the body was read (and
  *   thrown away, up to 8 MiB). Then the Host check (403
  *   HOST_NOT_ALLOWED), OPTIONS preflight (204),
- *   bearer auth for every /api/ path (401 UNAUTHORIZED;
- *   the API token or the admin token), routing (404 NOT_FOUND / 405 with
- *   Allow), WG_ROUTE_ADMIN rows need the admin token (403 ADMIN_REQUIRED),
+ *   the dashboard's files for GET/HEAD outside /api/ (web.h), auth for
+ *   every /api/ path except WG_ROUTE_PUBLIC rows (401 UNAUTHORIZED; the API
+ *   token or the admin token as a bearer, else the dashboard's session
+ *   cookie with the API token's rights), for a cookie on any method but GET
+ *   an Origin naming this service (403 ORIGIN_NOT_ALLOWED, CSRF), routing
+ *   (404 NOT_FOUND / 405 with Allow), WG_ROUTE_ADMIN rows need the admin token (403 ADMIN_REQUIRED),
  *   path parameter check (400 INVALID_PARAM), tier check from the row's
  *   min_tier (403 TIER_INSUFFICIENT, the spec's exact body), JSON body parse
  *   (400 INVALID_JSON; the body must be an object; an empty body is {}).
@@ -83,7 +86,7 @@ typedef enum {
 
 /* Row flags. */
 enum {
-    WG_ROUTE_PUBLIC = 1 << 0,   /* no bearer token needed (only /healthz) */
+    WG_ROUTE_PUBLIC = 1 << 0,   /* no token needed (/healthz, the dashboard's login) */
     WG_ROUTE_ADMIN  = 1 << 1,   /* the bearer must be DATA_DIR/admin-token */
     WG_ROUTE_RAW_BODY = 1 << 2  /* do not parse the body as JSON */
 };
@@ -201,6 +204,8 @@ const char *wg_req_param(const wg_req *req, const char *name);
 const char *wg_req_query(const wg_req *req, const char *name);
 /* A request header (case-insensitive name), or NULL. */
 const char *wg_req_header(const wg_req *req, const char *name);
+/* A cookie the request sent, or NULL. */
+const char *wg_req_cookie(const wg_req *req, const char *name);
 /* 1 when the request carries the admin token (the operator over HTTP,
  * docs/security.md section 1), 0 for the API token. */
 int wg_req_is_admin(const wg_req *req);

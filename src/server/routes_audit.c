@@ -2,6 +2,7 @@
  *   GET  /api/audit?limit=&event=        {events:[{id,ts,event,actor,tool,input,
  *                                         decision,rule,hash}], count}, newest first;
  *                                         event may be a prefix ending in '*'
+ *   GET  /api/audit/verify               {ok, rows, reason, firstBadId?}: the chain check
  *   POST /api/admin/audit-export {format?: "json"|"csv", limit?, event?}
  *        (TEAMS, spec 10) the same rows as a JSON document or a CSV file
  *        (Content-Disposition: attachment). CSV cells that a spreadsheet
@@ -147,8 +148,24 @@ static int export_audit(wg_res *res, const wg_req *req)
     return wg_res_header(res, "Content-Disposition", "attachment; filename=\"audit-export.csv\"");
 }
 
+/* The whole chain's check (wg_audit_verify): a broken log is a 200 with
+ * ok false and the reason, as `waggle audit verify --json` prints it. */
+static int verify_audit(wg_res *res, const wg_req *req)
+{
+    wg_audit_verify_result v;
+    int rc = wg_audit_verify(&v, req->ctx->audit);
+    if (rc < 0)
+        return rc;
+    json_t *o = json_pack("{s:b,s:I,s:s}", "ok", v.ok, "rows", (json_int_t)v.rows, "reason",
+                          v.reason);
+    if (o && v.first_bad_id)
+        json_object_set_new(o, "firstBadId", json_integer((json_int_t)v.first_bad_id));
+    return wg_res_json(res, 200, o);
+}
+
 static const wg_http_route routes[] = {
     { WG_HTTP_GET,  "/api/audit",              get_audit,    WG_ROUTE_FREE,  0 },
+    { WG_HTTP_GET,  "/api/audit/verify",       verify_audit, WG_ROUTE_FREE,  0 },
     { WG_HTTP_POST, "/api/admin/audit-export", export_audit, WG_ROUTE_TEAMS, 0 },
 };
 

@@ -1,6 +1,7 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "server/session.h"
 #include "server/sse.h"
 #include "store/files.h"
 #include "waggle/datadir.h"
@@ -207,6 +208,10 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
 {
     if (!out || !opt || !opt->data_dir || !*opt->data_dir)
         return wg_error_set(WG_EINVAL, "wg_server_start: data_dir is required");
+    if (opt->version != WG_SERVER_OPTIONS_VERSION)
+        return wg_error_set(WG_EINVAL, "wg_server_options version %u, this library knows %d "
+                            "(start from WG_SERVER_OPTIONS_INIT)", opt->version,
+                            WG_SERVER_OPTIONS_VERSION);
     if (opt->autonomy_cap_ms < 0)
         return wg_error_set(WG_EINVAL, "the autonomy cap must be positive (0 = the default "
                             "8 h); a cap is never unlimited");
@@ -280,6 +285,40 @@ unsigned wg_server_port(const wg_server *srv)
 const char *wg_server_token(const wg_server *srv)
 {
     return srv ? srv->api_token : NULL;
+}
+
+int wg_server_login_token(char **token, struct wg_store *st)
+{
+    if (!token || !st)
+        return wg_error_set(WG_EINVAL, "wg_server_login_token: NULL argument");
+    return wg_session__login_new(token, st, wg_session__now_ms());
+}
+
+int wg_server_login_url(char **url, wg_server *srv)
+{
+    if (!url || !srv)
+        return wg_error_set(WG_EINVAL, "wg_server_login_url: NULL argument");
+    const char *h = srv->listen_host;
+    if (strcmp(h, "0.0.0.0") == 0)
+        h = "127.0.0.1";
+    else if (strcmp(h, "::") == 0)
+        h = "::1";
+    int v6 = strchr(h, ':') != NULL;
+    char *tok = NULL;
+    int rc = wg_server_login_token(&tok, srv->ctx.store);
+    if (rc < 0)
+        return rc;
+    size_t cap = strlen(h) + strlen(tok) + 48;
+    char *u = malloc(cap);
+    if (u)
+        snprintf(u, cap, "http://%s%s%s:%u/login#t=%s", v6 ? "[" : "", h, v6 ? "]" : "",
+                 srv->port, tok);
+    sodium_memzero(tok, strlen(tok));
+    free(tok);
+    if (!u)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *url = u;
+    return 0;
 }
 
 void wg_server_stop(wg_server *srv)

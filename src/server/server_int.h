@@ -71,6 +71,14 @@ int wg_route__param_ok(const char *value);
 int wg_guard__host_ok(const wg_server *srv, const char *host);
 /* 1 when origin is one of the configured CORS origins. */
 int wg_guard__origin_ok(const wg_server *srv, const char *origin);
+/* CSRF: 1 when origin (the Origin header) is exactly http:// or https://
+ * followed by host (the request's Host header, already checked), so the
+ * request comes from this service's own pages. */
+int wg_guard__same_origin(const char *origin, const char *host);
+/* 1 when a Host header names the loopback interface (localhost, 127.0.0.1,
+ * [::1], with or without a port): a session cookie may then go without
+ * Secure over plain http. */
+int wg_guard__host_is_loopback(const char *host);
 /* Which token the Authorization header carries: 0 none/wrong, 1 API, 2 admin.
  * Constant-time in the token contents. */
 int wg_guard__bearer(const wg_server *srv, const char *authorization);

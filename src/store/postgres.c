@@ -10,6 +10,7 @@
  * a read transaction is a REPEATABLE READ snapshot.
  * NOTICEs are swallowed: the library never prints. */
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "waggle/error.h"
 
 #include <libpq-fe.h>
@@ -213,6 +214,7 @@ static int pg_commit(void *c) { return simple(c, "COMMIT"); }
 static int pg_rollback(void *c) { return simple(c, "ROLLBACK"); }
 
 static const wg_store_backend postgres_backend = {
+    .version = WG_STORE_BACKEND_VERSION,
     .name = "postgres",
     .blob_type = "BYTEA",
     .open = pg_open,

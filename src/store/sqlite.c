@@ -6,6 +6,7 @@
  * BEGIN IMMEDIATE for write transactions so a read-modify-write sequence
  * holds the lock from its first read. The file is created 0600. */
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "waggle/error.h"
 
 #include <errno.h>
@@ -190,6 +191,7 @@ static int sq_rollback(void *db)
 }
 
 static const wg_store_backend sqlite_backend = {
+    .version = WG_STORE_BACKEND_VERSION,
     .name = "sqlite",
     .blob_type = "BLOB",
     .open = sq_open,

@@ -3,6 +3,7 @@
  * migrations written in portable SQL, and the settings table. The SQL
  * dialect details live in the back ends (sqlite.c). */
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "waggle/error.h"
 #include "waggle/time.h"
 
@@ -363,6 +364,13 @@ int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
 {
     if (!out || !be || !target)
         return wg_error_set(WG_EINVAL, "wg_store_open_backend: NULL argument");
+    if (be->version != WG_STORE_BACKEND_VERSION)
+        return wg_error_set(WG_EINVAL, "store back end %s: table version %u, this library knows %d "
+                            "(start it from WG_STORE_BACKEND_INIT)", be->name ? be->name : "(unnamed)",
+                            be->version, WG_STORE_BACKEND_VERSION);
+    if (!be->open || !be->close || !be->exec || !be->begin || !be->commit || !be->rollback)
+        return wg_error_set(WG_EINVAL, "store back end %s: a function is missing",
+                            be->name ? be->name : "(unnamed)");
     if (sodium_init() < 0)
         return wg_error_set(WG_EINTERNAL, "libsodium failed to initialise");
     wg_store *st = calloc(1, sizeof *st);

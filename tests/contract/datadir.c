@@ -84,7 +84,8 @@ Test(datadir_service, start_makes_an_existing_0777_data_dir_private)
 
 static int start_raw(const char *dir, const char *api_token)
 {
-    wg_server_options opt = { .data_dir = dir, .listen = "127.0.0.1:0", .threads = 1,
+    wg_server_options opt = { .version = WG_SERVER_OPTIONS_VERSION,
+                              .data_dir = dir, .listen = "127.0.0.1:0", .threads = 1,
                               .api_token = api_token };
     wg_server *srv = NULL;
     int rc = wg_server_start(&srv, &opt);

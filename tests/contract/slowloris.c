@@ -375,7 +375,7 @@ Test(slowloris, connection_limit_is_checked_against_rlimit_nofile)
     rl.rlim_cur = 300;
     cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
     char *dir = wgt_tmpdir();
-    wg_server_options opt = { 0 };
+    wg_server_options opt = WG_SERVER_OPTIONS_INIT;
     opt.data_dir = dir;
     opt.listen = "127.0.0.1:0";
     opt.threads = 2;
@@ -410,7 +410,7 @@ Test(slowloris, bad_limits_and_proxies_refuse_to_start)
 {
     char *dir = wgt_tmpdir();
     static const char *const bad_proxy[] = { "haproxy.internal", NULL };
-    wg_server_options opt = { 0 };
+    wg_server_options opt = WG_SERVER_OPTIONS_INIT;
     opt.data_dir = dir;
     opt.listen = "127.0.0.1:0";
     opt.threads = 2;

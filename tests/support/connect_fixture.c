@@ -8,7 +8,8 @@ void wgt_connect_open(wgt_connect *f, const char *id, const char *token, int dem
     memset(f, 0, sizeof *f);
     cr_assert_eq(wg_connect_memvault_new(&f->vault), 0);
     /* the test is the operator, its upstreams loopback replay servers */
-    wg_registry_options o = { .vault = f->vault, .demo = demo, .allow_private_upstreams = 1,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = f->vault, .demo = demo, .allow_private_upstreams = 1,
                               .allow_http_upstreams = 1 };
     cr_assert_eq(wg_registry_new(&f->reg, &o), 0);
     if (id) {

@@ -360,7 +360,8 @@ char *wgt_connect_run_case(wgt_replay *r, const char *path)
     char *msg = NULL;
     wg_connect_memvault_new(&v);
     /* the replay server is http://127.0.0.1: the operator's override */
-    wg_registry_options o = { .vault = v, .allow_private_upstreams = 1, .allow_http_upstreams = 1 };
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = v, .allow_private_upstreams = 1, .allow_http_upstreams = 1 };
     if (wg_registry_new(&reg, &o) < 0) {
         msg = failf(path, "registry", NULL);
         goto done;
@@ -463,7 +464,7 @@ int wgt_connect_run_service(const char *service, int *ran)
     wgt_replay_stop(r);
     /* every action has at least one case named <action>*.json */
     wg_registry *reg = NULL;
-    wg_registry_options o = { 0 };
+    wg_registry_options o = WG_REGISTRY_OPTIONS_INIT;
     wg_registry_new(&reg, &o);
     const wg_connector_spec *spec = wg_registry_get(reg, service);
     for (size_t a = 0; spec && a < spec->n_actions; a++) {

@@ -38,7 +38,7 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
     s->dir = cfg && cfg->data_dir ? strdup(cfg->data_dir) : wgt_tmpdir();
     for (const char *const *f = cfg ? cfg->files : NULL; f && f[0] && f[1]; f += 2)
         wgt_write_file(s->dir, f[0], f[1]);
-    wg_server_options opt = { 0 };
+    wg_server_options opt = WG_SERVER_OPTIONS_INIT;
     opt.data_dir = s->dir;
     opt.listen = "127.0.0.1:0";
     opt.threads = 2;

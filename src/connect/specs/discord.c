@@ -44,6 +44,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_discord = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "discord",
     .name = "Discord",
     .description = "Read and send messages in Discord servers through a bot",

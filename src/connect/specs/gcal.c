@@ -266,6 +266,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_gcal = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "gcal",
     .name = "Google Calendar",
     .description = "List, create and update Google Calendar events and find free time",

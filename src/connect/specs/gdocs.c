@@ -75,6 +75,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_gdocs = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "gdocs",
     .name = "Google Docs",
     .description = "Read, create and edit Google Docs and read their comments",

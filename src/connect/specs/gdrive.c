@@ -212,6 +212,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_gdrive = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "gdrive",
     .name = "Google Drive",
     .description = "List, search, download and upload Google Drive files",

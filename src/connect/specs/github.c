@@ -76,6 +76,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_github = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "github",
     .name = "GitHub",
     .description = "Repositories, issues, pull requests and code search on GitHub",

@@ -73,6 +73,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_gitlab = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "gitlab",
     .name = "GitLab",
     .description = "Projects, issues, merge requests and code search on GitLab",

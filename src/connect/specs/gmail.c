@@ -87,6 +87,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_gmail = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "gmail",
     .name = "Gmail",
     .description = "Read, search and send email with Gmail",

@@ -124,6 +124,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_gsheets = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "gsheets",
     .name = "Google Sheets",
     .description = "Read and write Google Sheets cells and create spreadsheets",

@@ -121,6 +121,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_jira = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "jira",
     .name = "Jira",
     .description = "Search, create, update and transition Jira issues",

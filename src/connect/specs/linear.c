@@ -77,6 +77,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_linear = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "linear",
     .name = "Linear",
     .description = "Issues, projects and teams in Linear",

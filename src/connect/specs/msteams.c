@@ -77,6 +77,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_msteams = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "ms-teams",
     .name = "Microsoft Teams",
     .description = "Read and post Microsoft Teams channel and chat messages",

@@ -98,6 +98,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_notion = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "notion",
     .name = "Notion",
     .description = "Search, read and write Notion pages and databases",

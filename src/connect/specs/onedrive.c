@@ -164,6 +164,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_onedrive = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "onedrive",
     .name = "OneDrive",
     .description = "List, search, download and upload OneDrive files",

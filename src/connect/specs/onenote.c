@@ -197,6 +197,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_onenote = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "onenote",
     .name = "OneNote",
     .description = "OneNote notebooks, sections and pages through Microsoft Graph",

@@ -251,6 +251,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_outlook = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "outlook",
     .name = "Outlook Calendar & Email",
     .description = "Outlook calendar events and email through Microsoft Graph",

@@ -52,6 +52,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_slack = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "slack",
     .name = "Slack",
     .description = "Read channels, search and post messages in Slack",

@@ -100,7 +100,8 @@ Test(connect_email_smtp, daily_limit_survives_restart_and_disconnect)
 
     /* a restart: a new registry on the same store */
     wg_registry_free(f.reg);
-    wg_registry_options o = { .vault = f.vault, .allow_private_upstreams = 1,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = f.vault, .allow_private_upstreams = 1,
                               .allow_http_upstreams = 1 };
     cr_assert_eq(wg_registry_new(&f.reg, &o), 0);
     wgt_connect_call(&f, "connector_email_send_email", args);

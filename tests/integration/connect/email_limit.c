@@ -17,6 +17,7 @@
 #include "waggle/engine.h"
 #include "waggle/error.h"
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "waggle/vault.h"
 
 enum { CHILDREN = 6 };

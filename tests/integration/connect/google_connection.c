@@ -31,7 +31,8 @@ static void setup(void)
     api = wgt_replay_start();
     cr_assert(auth && api);
     cr_assert_eq(wg_connect_memvault_new(&v), 0);
-    wg_registry_options o = { .vault = v, .allow_private_upstreams = 1, .allow_http_upstreams = 1 };
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = v, .allow_private_upstreams = 1, .allow_http_upstreams = 1 };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     char url[256];
     snprintf(url, sizeof url, "%s/token", wgt_oauth_base(auth));

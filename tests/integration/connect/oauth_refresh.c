@@ -37,6 +37,7 @@ static const wg_rest_spec rest = {
 
 #define TEST_SPEC(var, ident, provider, conn)                                               \
     static const wg_connector_spec var = {                                                  \
+        .version = WG_CONNECTOR_SPEC_VERSION, \
         .id = ident, .name = "Test " provider, .description = "test", .service = "example",  \
         .auth_type = WG_AUTH_OAUTH2, .actions = actions, .n_actions = 1,                     \
         .ops = &wg_rest_ops, .impl = &rest, .oauth_provider = provider, .connection = conn,  \
@@ -89,7 +90,8 @@ static void start(const wgt_oauth_config *cfg)
     cr_assert_not_null(srv);
     cr_assert_eq(wg_connect_memvault_new(&mem), 0);
     /* the test is the operator; its upstreams are on 127.0.0.1 */
-    wg_registry_options o = { .vault = mem, .no_builtins = 1, .allow_private_upstreams = 1,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = mem, .no_builtins = 1, .allow_private_upstreams = 1,
                               .allow_http_upstreams = 1 };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     const wg_connector_spec *specs[] = { &spec_google, &spec_pipedrive, &spec_atlassian,
@@ -211,7 +213,8 @@ static int child(const char *dir, int barrier)
         return 10;
     wg_connect_vault cv;
     wg_connect_vault_of(&cv, v);
-    wg_registry_options o = { .vault = &cv, .no_builtins = 1, .allow_private_upstreams = 1,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = &cv, .no_builtins = 1, .allow_private_upstreams = 1,
                               .allow_http_upstreams = 1 };
     if (wg_registry_new(&r, &o) < 0 || wg_registry_register(r, &spec_google) < 0)
         return 11;
@@ -504,7 +507,8 @@ Test(connect_oauth, the_token_endpoint_passes_the_upstream_policy)
     seed(mem, "gtest", "gshared", "2020-01-01T00:00:00Z");
     /* the same vault under the strict default: loopback is refused */
     wg_registry *strict = NULL;
-    wg_registry_options o = { .vault = mem, .no_builtins = 1 };
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = mem, .no_builtins = 1 };
     cr_assert_eq(wg_registry_new(&strict, &o), 0);
     cr_assert_eq(wg_registry_register(strict, &spec_google), 0);
     json_t *res = call(strict, "connector_gtest_whoami");

@@ -314,7 +314,8 @@ static wg_registry *server_registry(wg_connect_vault **v, const char *const *roo
     wg_registry *reg = NULL;
     cr_assert_eq(wg_connect_memvault_new(v), 0);
     char *data = path_of("data");
-    wg_registry_options o = { .vault = *v, .data_dir = data, .obsidian_roots = roots };
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = *v, .data_dir = data, .obsidian_roots = roots };
     int rc = wg_registry_new(&reg, &o);
     free(data);
     cr_assert_eq(rc, 0, "%s", wg_error_last());
@@ -429,7 +430,8 @@ Test(connect_obsidian, forbidden_roots_fail_the_registry)
         wg_connect_vault *v;
         wg_registry *reg = NULL;
         cr_assert_eq(wg_connect_memvault_new(&v), 0);
-        wg_registry_options o = { .vault = v, .data_dir = data, .obsidian_roots = roots };
+        wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                                  .vault = v, .data_dir = data, .obsidian_roots = roots };
         cr_expect_eq(wg_registry_new(&reg, &o), WG_EINVAL, "root %s was accepted", bad[i]);
         cr_expect_null(reg);
         wg_connect_memvault_free(v);

@@ -220,7 +220,8 @@ static wg_registry *registry(wg_connect_vault **v, int allow_privileged,
 {
     wg_registry *reg = NULL;
     cr_assert_eq(wg_connect_memvault_new(v), 0);
-    wg_registry_options o = { .vault = *v, .allow_private_upstreams = 1,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = *v, .allow_private_upstreams = 1,
                               .allow_http_upstreams = 1, .allow_privileged_db_roles = allow_privileged,
                               .resolver = r };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);

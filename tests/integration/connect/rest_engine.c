@@ -24,6 +24,7 @@ static const wg_rest_spec rest = {
     .n_actions = 1, .health_method = WG_REST_GET, .health_path = "/users/me",
 };
 static const wg_connector_spec spec = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "deals", .name = "Deals", .description = "test", .service = "example",
     .auth_type = WG_AUTH_API_KEY, .actions = actions, .n_actions = 1, .ops = &wg_rest_ops,
     .impl = &rest,

@@ -77,6 +77,7 @@ static const wg_rest_spec rest = {
 };
 
 static const wg_connector_spec spec = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "pager", .name = "Pager", .description = "test", .service = "example",
     .auth_type = WG_AUTH_BEARER, .actions = actions,
     .n_actions = sizeof actions / sizeof *actions, .ops = &wg_rest_ops, .impl = &rest,

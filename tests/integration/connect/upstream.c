@@ -29,6 +29,7 @@ static const wg_rest_spec rest = {
     .health_method = WG_REST_GET, .health_path = "/me",
 };
 static const wg_connector_spec spec = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "items", .name = "Items", .description = "test", .service = "example",
     .auth_type = WG_AUTH_BEARER, .actions = actions, .n_actions = 1, .ops = &wg_rest_ops,
     .impl = &rest,
@@ -64,7 +65,8 @@ static void open_fx(fx *f, int allow_private, int allow_http, const wg_upstream_
 {
     memset(f, 0, sizeof *f);
     cr_assert_eq(wg_connect_memvault_new(&f->vault), 0);
-    wg_registry_options o = { .vault = f->vault, .allow_private_upstreams = allow_private,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = f->vault, .allow_private_upstreams = allow_private,
                               .allow_http_upstreams = allow_http, .resolver = r };
     cr_assert_eq(wg_registry_new(&f->reg, &o), 0);
     cr_assert_eq(wg_registry_register(f->reg, &spec), 0);
@@ -321,7 +323,8 @@ static void smtp_case(int allow_private, int allow_http, int want_sent)
     wg_connect_vault *v = NULL;
     wg_registry *reg = NULL;
     cr_assert_eq(wg_connect_memvault_new(&v), 0);
-    wg_registry_options o = { .vault = v, .allow_private_upstreams = allow_private,
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = v, .allow_private_upstreams = allow_private,
                               .allow_http_upstreams = allow_http };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     wg_connect_request req = { .token = "smtp-password-123", .principal = WG_PRINCIPAL_OPERATOR };

@@ -16,6 +16,7 @@
 #include "waggle/error.h"
 #include "waggle/pool.h"
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "waggle/vault.h"
 #include "audit_tamper.h"
 #include "wgtest.h"
@@ -201,7 +202,7 @@ static int64_t clock_fn(void *ctx)
 
 Test(store_pg, replicas_share_pool_cooldowns)
 {
-    wg_pool_options o = { .now = clock_fn };
+    wg_pool_options o = { .version = WG_POOL_OPTIONS_VERSION, .now = clock_fn };
     wg_store *other = NULL;
     cr_assert_eq(wg_store_open_backend(&other, wg_store_postgres_backend(), conninfo, NULL), 0);
     wg_pool *p1 = NULL, *p2 = NULL;

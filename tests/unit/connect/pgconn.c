@@ -17,7 +17,7 @@ Test(pgconn, the_default_policy_refuses_the_local_server)
     wg_connect_vault *v;
     wg_registry *reg = NULL;
     cr_assert_eq(wg_connect_memvault_new(&v), 0);
-    wg_registry_options o = { .vault = v };
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION, .vault = v };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     static const char *const cis[] = {
         "host=127.0.0.1 port=5432 dbname=x user=x", "postgresql://x@localhost/x",

@@ -196,9 +196,10 @@ static int refuse(void *ctx, const json_t *entry)
 Test(connect_registry, every_execution_is_audited_and_audit_failure_stops_it)
 {
     json_t *log = json_array();
-    wg_connect_audit a = { log, record };
+    wg_connect_audit a = { WG_CONNECT_AUDIT_VERSION, log, record };
     wg_registry *reg = NULL;
-    wg_registry_options o = { .vault = f.vault, .audit = &a, .demo = 1 };
+    wg_registry_options o = { .version = WG_REGISTRY_OPTIONS_VERSION,
+                              .vault = f.vault, .audit = &a, .demo = 1 };
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     json_t *args = json_pack("{s:s,s:s}", "channel", "#x", "message", "hi"), *out = NULL;
     cr_assert_eq(wg_registry_execute(&out, reg, "connector_teams-mock_send_teams_message", args), 0);
@@ -216,7 +217,7 @@ Test(connect_registry, every_execution_is_audited_and_audit_failure_stops_it)
     free(dump);
     wg_registry_free(reg);
 
-    wg_connect_audit bad = { NULL, refuse };
+    wg_connect_audit bad = { WG_CONNECT_AUDIT_VERSION, NULL, refuse };
     o.audit = &bad;
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     cr_assert_eq(wg_registry_execute(&out, reg, "connector_teams-mock_send_teams_message", args), 0);

@@ -16,9 +16,11 @@ static const wg_connector_action searchy[] = {
     { "find_stuff", "f", "{}", WG_RISK_LOW },
     { "create_x", "c", "{}", WG_RISK_MEDIUM },
 };
-static const wg_connector_spec spec_email = { .id = "e", .name = "E", .description = "d",
+static const wg_connector_spec spec_email = { .version = WG_CONNECTOR_SPEC_VERSION,
+                                              .id = "e", .name = "E", .description = "d",
     .service = "s", .actions = email_like, .n_actions = 2 };
-static const wg_connector_spec spec_search = { .id = "s", .name = "S", .description = "d",
+static const wg_connector_spec spec_search = { .version = WG_CONNECTOR_SPEC_VERSION,
+                                               .id = "s", .name = "S", .description = "d",
     .service = "s", .actions = searchy, .n_actions = 3, .category = "data", .logo_slug = "x" };
 
 static char *caps(const wg_connector_spec *s)

@@ -153,7 +153,8 @@ Test(captool, approval_is_the_larger_of_claim_and_server_risk)
 
 Test(captool, gate_hook_raises_install_approval_from_server_trust)
 {
-    wg_gate_hooks hooks = { .ctx = &ENV, .install_risk = wg_captool_install_risk_hook };
+    wg_gate_hooks hooks = { .version = WG_GATE_HOOKS_VERSION,
+                            .ctx = &ENV, .install_risk = wg_captool_install_risk_hook };
     wg_gate *g = NULL;
     cr_assert_eq(wg_gate_new(&g, &hooks), 0, "%s", wg_error_last());
     wg_gate_decision d;

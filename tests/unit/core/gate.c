@@ -131,7 +131,7 @@ static wg_risk_level trust(void *ctx, const char *name, const char *source)
 
 Test(gate, hooks_declared_connector_risk_gates_and_raises_class)
 {
-    wg_gate_hooks h = { NULL, registry, trust };
+    wg_gate_hooks h = { WG_GATE_HOOKS_VERSION, NULL, registry, trust };
     wg_gate *g;
     cr_assert_eq(wg_gate_new(&g, &h), 0);
     wg_gate_decision d;
@@ -151,7 +151,7 @@ Test(gate, hooks_declared_connector_risk_gates_and_raises_class)
 
 Test(gate, hooks_install_risk_is_the_larger_of_args_and_server)
 {
-    wg_gate_hooks h = { NULL, registry, trust };
+    wg_gate_hooks h = { WG_GATE_HOOKS_VERSION, NULL, registry, trust };
     wg_gate *g;
     cr_assert_eq(wg_gate_new(&g, &h), 0);
     wg_gate_decision d;

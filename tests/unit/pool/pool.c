@@ -19,7 +19,7 @@ static int64_t clock_fn(void *ctx)
     return fake_now;
 }
 
-static const wg_pool_options opts = { .now = clock_fn };
+static const wg_pool_options opts = { .version = WG_POOL_OPTIONS_VERSION, .now = clock_fn };
 
 static wg_pool *abc(wg_store *st)
 {

@@ -12,6 +12,7 @@
 #include "waggle/error.h"
 #include "waggle/pool.h"
 #include "waggle/store.h"
+#include "waggle/sys/store.h"
 #include "waggle/vault.h"
 #include "wgtest.h"
 
@@ -32,7 +33,7 @@ static int f_exec(void *db, const char *sql, const wg_store_value *p, size_t n,
 }
 
 static const wg_store_backend faulty = {
-    "faulty", "BLOB", f_open, f_close, f_exec, f_begin, f_commit, f_rollback,
+    WG_STORE_BACKEND_VERSION, "faulty", "BLOB", f_open, f_close, f_exec, f_begin, f_commit, f_rollback,
 };
 
 static char *dir;

@@ -247,6 +247,7 @@ static const wg_rest_spec kvark_rest = {
 /* Not registered: the connector view of KVARK the REST sender needs. It is
  * self-hostable (docs/security.md 2.2): the base URL comes from the vault. */
 static const wg_connector_spec kvark_spec = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "kvark", .name = "KVARK", .description = "KVARK enterprise retrieval",
     .service = "kvark", .auth_type = WG_AUTH_BEARER, .self_hostable = 1,
 };

@@ -241,6 +241,7 @@ static const wg_rest_spec rest = {
 };
 
 const wg_connector_spec wg_spec_composio = {
+    .version = WG_CONNECTOR_SPEC_VERSION,
     .id = "composio",
     .name = "Composio",
     .description = "One API key to hundreds of apps: list Composio's apps and actions and run "

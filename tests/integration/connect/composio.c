@@ -23,7 +23,8 @@ Test(connect_composio, execute_action_is_declared_high)
     wg_connect_vault *v = NULL;
     wg_registry *reg = NULL;
     cr_assert_eq(wg_connect_memvault_new(&v), 0);
-    wg_registry_options o = { .vault = v };
+    wg_registry_options o = WG_REGISTRY_OPTIONS_INIT;
+    o.vault = v;
     cr_assert_eq(wg_registry_new(&reg, &o), 0);
     wg_risk_level r;
     cr_assert_eq(wg_registry_action_risk(&r, reg, "connector_composio_execute_action"), 0);

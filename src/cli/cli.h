@@ -75,5 +75,6 @@ int cmd_dashboard(int argc, char **argv, const wg_cli *cli);
 int cmd_connectors(int argc, char **argv, const wg_cli *cli);
 int cmd_approve(int argc, char **argv, const wg_cli *cli);
 int cmd_approvals(int argc, char **argv, const wg_cli *cli);
+int cmd_mcp(int argc, char **argv, const wg_cli *cli);
 
 #endif

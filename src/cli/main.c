@@ -27,6 +27,7 @@ static const command commands[] = {
     { "connectors", cmd_connectors, "list, connect and call connectors" },
     { "approvals",  cmd_approvals,  "list the tool calls waiting for a person's approval" },
     { "approve",    cmd_approve,    "approve (or --deny) a waiting tool call by its id" },
+    { "mcp",        cmd_mcp,        "serve the gated tools to an MCP client over stdio" },
     { "serve",      cmd_serve,      "run the HTTP service (also: waggled)" },
     { "dashboard",  cmd_dashboard,  "print a one-time login link to the dashboard" },
 };

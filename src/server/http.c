@@ -187,6 +187,8 @@ static enum MHD_Result send_stream(struct MHD_Connection *c, wg_server *srv, req
     MHD_add_response_header(r, "Cache-Control", "no-store");
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    for (int i = 0; i < res->n_headers; i++)
+        MHD_add_response_header(r, res->header_name[i], res->header_value[i]);
     add_cors(r, srv, c);
     st->status = 200;
     st->queued = 1;

@@ -65,6 +65,8 @@ static int answer(wg_res *res, const wg_engine_outcome *o)
 {
     json_t *decision = wg_engine_decision_json(&o->decision);
     json_t *autonomy = wg_autonomy_resolution_json(&o->autonomy);
+    if (decision)   /* GateDecision names its tool, as /api/gate/check's does */
+        json_object_set_new(decision, "tool", json_string(o->tool));
     if (o->status == WG_ENGINE_RAN)
         return wg_res_json(res, 200, json_pack("{s:s,s:O,s:o,s:o}", "tool", o->tool, "result",
                                                o->result, "decision", decision, "autonomy",

@@ -463,6 +463,69 @@ void wg_sse__hub_free(wg_sse_hub *hub)
     free(hub);
 }
 
+/* ---- streams of another protocol (MCP's Streamable HTTP, routes_mcp.c) ----------- */
+
+int wg_sse__open_plain(wg_sse **out, wg_sse_hub *hub)
+{
+    wg_sse *s = calloc(1, sizeof *s);
+    if (!s)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    pthread_mutex_init(&s->mu, NULL);
+    s->origin = s;
+    s->last_ms = s->last_poll_ms = mono_ms();
+    s->hub = hub;
+    s->refs = 2;   /* the response's and the owner's */
+    pthread_mutex_lock(&hub->mu);
+    int rc = 0;
+    if (hub->stopping)
+        rc = wg_error_set(WG_EUNSUPPORTED, "the server is stopping");
+    else if (hub->n >= hub->max)
+        rc = wg_error_set(WG_EUNSUPPORTED, "too many event streams are open (at most %zu)",
+                          hub->max);
+    if (rc == 0) {
+        s->next = hub->head;
+        hub->head = s;
+        hub->n++;
+    }
+    pthread_mutex_unlock(&hub->mu);
+    if (rc < 0) {
+        stream_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+int wg_sse__push(wg_sse *s, const char *event, const char *data, int finish)
+{
+    pthread_mutex_lock(&s->mu);
+    int ok = !s->finished && !s->closed;
+    if (ok && event)
+        frame(s, event, data);
+    if (finish) {
+        s->finished = 1;
+        wake(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return ok ? 0 : -1;
+}
+
+int wg_sse__gone(wg_sse *s)
+{
+    pthread_mutex_lock(&s->mu);
+    int gone = s->closed || s->finished;
+    pthread_mutex_unlock(&s->mu);
+    return gone;
+}
+
+void wg_sse__unref(wg_sse *s)
+{
+    wg_sse_hub *hub = s->hub;
+    pthread_mutex_lock(&hub->mu);
+    unref_locked(s);
+    pthread_mutex_unlock(&hub->mu);
+}
+
 /* ---- the routes' halves -------------------------------------------------------------- */
 
 static int begin_stream(wg_res *res, wg_sse *s)

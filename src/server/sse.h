@@ -27,6 +27,20 @@ int wg_sse__execute(wg_res *res, const wg_req *req);
 /* GET /api/events. */
 int wg_sse__events(wg_res *res, const wg_req *req);
 
+/* A stream another protocol fills (MCP's Streamable HTTP): no bus
+ * subscription, no greeting; heartbeats and suspend/resume as for the
+ * others. Two references are taken: the response's (give the stream to a
+ * wg_res, or wg_sse__release it) and the caller's (wg_sse__unref).
+ * WG_EUNSUPPORTED when the server stops or the stream bound is reached. */
+int wg_sse__open_plain(wg_sse **out, wg_sse_hub *hub);
+/* Frames one event (event name, data on one line; event NULL: none); finish ends the stream
+ * after it drains. Never blocks. -1 when the stream had already ended or its
+ * client went away. */
+int wg_sse__push(wg_sse *s, const char *event, const char *data, int finish);
+/* 1 when the stream ended or its client went away. */
+int wg_sse__gone(wg_sse *s);
+void wg_sse__unref(wg_sse *s);
+
 /* The hub: started before the routes, stopped (every stream ended and its
  * connection resumed) before libmicrohttpd stops. heartbeat_ms: how often
  * an idle stream sends a comment line (0: 15 s); max_streams: open streams

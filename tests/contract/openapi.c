@@ -105,3 +105,57 @@ Test(openapi, document_is_openapi_3_1_and_served_verbatim)
     wgt_server_stop(&s);
     json_decref(doc);
 }
+
+/* Issue #12 §2: what a client generator and an operator need of the document. */
+Test(openapi, every_operation_has_a_unique_operation_id_and_declares_the_errors_any_route_can_give)
+{
+    static const char *const verbs[] = { "get", "post", "put", "patch", "delete" };
+    /* statuses the transport can answer on any route: framing and %00 (400),
+     * the Host check (403), a wrong method (405), body, path and head limits
+     * (413, 414, 431), and the unexpected (500); 401 where a token is needed */
+    static const char *const everywhere[] = { "400", "403", "405", "413", "414", "431", "500" };
+    json_t *doc = load_doc();
+    json_t *ids = json_object();
+    const char *path;
+    json_t *item;
+    json_object_foreach(json_object_get(doc, "paths"), path, item) {
+        for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++) {
+            json_t *op = json_object_get(item, verbs[v]);
+            if (!op)
+                continue;
+            const char *id = json_string_value(json_object_get(op, "operationId"));
+            cr_expect_not_null(id, "%s %s has no operationId", verbs[v], path);
+            if (id) {
+                cr_expect_null(json_object_get(ids, id), "operationId %s is used twice", id);
+                json_object_set_new(ids, id, json_true());
+            }
+            json_t *responses = json_object_get(op, "responses");
+            for (size_t k = 0; k < sizeof everywhere / sizeof *everywhere; k++)
+                cr_expect_not_null(json_object_get(responses, everywhere[k]),
+                                   "%s %s does not declare %s", verbs[v], path, everywhere[k]);
+            json_t *security = json_object_get(op, "security");
+            int open = json_is_array(security) && json_array_size(security) == 0;
+            if (!open)
+                cr_expect_not_null(json_object_get(responses, "401"),
+                                   "%s %s needs a token but does not declare 401", verbs[v], path);
+            if (strchr(path, '{'))
+                cr_expect_not_null(json_object_get(responses, "404"),
+                                   "%s %s has a path parameter but does not declare 404", verbs[v],
+                                   path);
+        }
+    }
+    json_decref(ids);
+    json_decref(doc);
+}
+
+Test(openapi, servers_are_not_fixed_to_one_port)
+{
+    json_t *doc = load_doc();
+    json_t *server = json_array_get(json_object_get(doc, "servers"), 0);
+    const char *url = json_string_value(json_object_get(server, "url"));
+    cr_assert_not_null(url);
+    cr_expect_null(strstr(url, ":3333"), "servers[0].url is fixed: %s", url);
+    json_t *vars = json_object_get(server, "variables");
+    cr_expect_not_null(json_object_get(vars, "port"), "the port is a server variable");
+    json_decref(doc);
+}

@@ -1,9 +1,11 @@
 /* server_test.c - an in-process waggled for contract tests (server_test.h). */
 #include "server_test.h"
+#include "openapi_check.h"
 #include "wgtest.h"
 
 #include "waggle/error.h"
 
+#include <criterion/criterion.h>
 #include <curl/curl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,9 +33,37 @@ static void read_token(char *dst, size_t cap, const char *dir, const char *name)
     }
 }
 
+/* The contract check of every answer (openapi_check.h). A failure seen on
+ * another thread than the test's is kept and reported by wgt_server_stop,
+ * because Criterion's assertions belong to the test's thread. */
+static pthread_t test_thread;
+static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
+static char late_failure[1200];
+
+static void check_contract(const wgt_http_res *r, const char *method, const char *path)
+{
+    if (!r->status)
+        return;
+    char why[1200];
+    char *ctype = wgt_http_header(r, "Content-Type");
+    int ok = wgt_openapi_check(method, path, r->status, ctype, r->body, r->len, why, sizeof why);
+    free(ctype);
+    if (ok)
+        return;
+    if (pthread_equal(pthread_self(), test_thread)) {
+        cr_expect(ok, "response does not match data/openapi.json: %s", why);
+        return;
+    }
+    pthread_mutex_lock(&late_lock);
+    if (!late_failure[0])
+        snprintf(late_failure, sizeof late_failure, "%s", why);
+    pthread_mutex_unlock(&late_lock);
+}
+
 void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
 {
     pthread_once(&curl_once, curl_init);
+    test_thread = pthread_self();
     memset(s, 0, sizeof *s);
     s->dir = cfg && cfg->data_dir ? strdup(cfg->data_dir) : wgt_tmpdir();
     for (const char *const *f = cfg ? cfg->files : NULL; f && f[0] && f[1]; f += 2)
@@ -79,6 +109,11 @@ void wgt_server_start(wgt_server *s, const wgt_server_config *cfg)
 
 void wgt_server_stop(wgt_server *s)
 {
+    pthread_mutex_lock(&late_lock);
+    cr_expect(!late_failure[0], "a response (on a client thread) does not match "
+              "data/openapi.json: %s", late_failure);
+    late_failure[0] = '\0';
+    pthread_mutex_unlock(&late_lock);
     wg_server_stop(s->srv);
     s->srv = NULL;
     wgt_rmtree(s->dir);
@@ -154,6 +189,7 @@ void wgt_http_ex(wgt_http_res *r, const wgt_server *s, const char *method, const
     r->len = b.n;
     r->headers = h.p ? h.p : strdup("");
     r->json = json_loadb(r->body, r->len, 0, NULL);
+    check_contract(r, method, path);
 }
 
 void wgt_http(wgt_http_res *r, const wgt_server *s, const char *method, const char *path,

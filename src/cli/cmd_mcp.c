@@ -1,0 +1,91 @@
+/* cmd_mcp.c - `waggle mcp`: waggle as an MCP server over stdio (MCP
+ * 2025-11-25), for Claude Desktop, Cursor, Claude Code or any MCP client.
+ * A thin face: src/mcp/ speaks the protocol, the engine decides and runs
+ * every call (gate, approvals, audit). The same session is served over
+ * Streamable HTTP at /mcp by `waggle serve`. Nothing but protocol messages
+ * is written to stdout; notes go to stderr. */
+#include "cli.h"
+#include "mcp/stdio.h"
+#include "storecli.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: waggle mcp [--data-dir DIR] [--level L] [options]\n"
+    "\n"
+    "Serve waggle's gated tools to an MCP client over stdio (newline-delimited\n"
+    "JSON-RPC, MCP revision 2025-11-25): gate_check, find_connector,\n"
+    "list_connector_categories, acquire_capability, install_capability and the\n"
+    "tools of every connected connector. Every call passes the gate and the audit\n"
+    "log. When a call needs a person's approval and the client supports\n"
+    "elicitation, the client asks the person; otherwise the call's result names\n"
+    "the approval id, and `waggle approve ID` runs it.\n"
+    "\n"
+    "options:\n"
+    "  --level L        the autonomy level of this server: normal (default),\n"
+    "                   trusted, yolo (never-autopass calls ask at every level)\n"
+    "  --poll-ms N      how often the tool list is checked for connectors that\n"
+    "                   connected or disconnected (default 2000, 50..600000)\n"
+    "  --demo           add the demo channel connectors\n"
+    "  --allow-private-upstreams, --allow-http-upstreams,\n"
+    "  --allow-privileged-db-roles   the connector policy (see waggle connectors)\n"
+    "\n"
+    "example (Claude Code):\n"
+    "  claude mcp add waggle -- waggle mcp\n";
+
+int cmd_mcp(int argc, char **argv, const wg_cli *cli)
+{
+    static const struct option longs[] = {
+        { "data-dir", required_argument, NULL, 'd' }, { "level", required_argument, NULL, 'l' },
+        { "poll-ms", required_argument, NULL, 'p' },  { "demo", no_argument, NULL, 'D' },
+        { "allow-private-upstreams", no_argument, NULL, 'P' },
+        { "allow-http-upstreams", no_argument, NULL, 'W' },
+        { "allow-privileged-db-roles", no_argument, NULL, 'S' },
+        { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+    };
+    const char *data_dir = cli->data_dir, *level = NULL;
+    storecli_options so = { .lazy = 1 };
+    long poll_ms = 0;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'd': data_dir = optarg; break;
+        case 'l': level = optarg; break;
+        case 'D': so.demo = 1; break;
+        case 'P': so.allow_private_upstreams = 1; break;
+        case 'W': so.allow_http_upstreams = 1; break;
+        case 'S': so.allow_privileged_db_roles = 1; break;
+        case 'p': {
+            char *end = NULL;
+            poll_ms = strtol(optarg, &end, 10);
+            if (!*optarg || *end || poll_ms < 50 || poll_ms > 600000)
+                return wg_cli_usage("mcp", "--poll-ms must be 50..600000");
+            break;
+        }
+        case 'h': fputs(usage_text, stdout); return WG_EXIT_OK;
+        default: return wg_cli_usage("mcp", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return wg_cli_usage("mcp", "unexpected argument '%s'", argv[optind]);
+    wg_mcp_options o = WG_MCP_OPTIONS_INIT;
+    if (level && wg_autonomy_parse(&o.level, level) < 0)
+        return wg_cli_usage("mcp", "--level must be normal, trusted or yolo");
+    storecli sc;
+    int rc = storecli_open(&sc, "mcp", data_dir, &so);
+    if (rc != WG_EXIT_OK)
+        return rc;
+    signal(SIGPIPE, SIG_IGN);     /* a client that went away is a failed write, not a death */
+    o.engine = sc.engine;
+    o.actor = "mcp";
+    o.poll_ms = (unsigned)poll_ms;
+    rc = wg_mcp__stdio_serve(&o, STDIN_FILENO, STDOUT_FILENO);
+    storecli_close(&sc);
+    return rc < 0 ? wg_cli_error("mcp", rc) : WG_EXIT_OK;
+}

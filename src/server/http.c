@@ -37,8 +37,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
+
 enum {
     LOG_PATH_MAX = 200,
+    REQUEST_ID_MAX = 64,         /* a client's X-Request-Id longer than this is replaced */
     URL_MAX = 8192,              /* decoded path: 414 past it */
     QUERY_VALUES_MAX = 32,       /* query values checked for echoes; more fails closed */
     FD_RESERVE = 64,             /* descriptors kept for the store, upstreams, files */
@@ -68,6 +71,7 @@ typedef struct {
     size_t discarded;            /* body bytes thrown away */
     int queued;
     int status;
+    char request_id[REQUEST_ID_MAX + 1];  /* echoed as X-Request-Id, logged */
 } req_state;
 
 static const refusal too_large = { 413, "PAYLOAD_TOO_LARGE", "request body is larger than 1 MiB" };
@@ -160,6 +164,31 @@ static void add_cors(struct MHD_Response *r, const wg_server *srv, struct MHD_Co
     MHD_add_response_header(r, "Access-Control-Max-Age", "600");
 }
 
+/* Every answer names its request (docs/server.md, "Logs"), so a client's
+ * report can be found in the log. */
+static void add_request_id(struct MHD_Response *r, const req_state *st)
+{
+    if (st->request_id[0])
+        MHD_add_response_header(r, "X-Request-Id", st->request_id);
+}
+
+/* The client's X-Request-Id when it is 1..64 of [A-Za-z0-9._:-] (a proxy's
+ * id, so one request reads the same in both logs); else 16 random hex. */
+static void set_request_id(req_state *st, struct MHD_Connection *c)
+{
+    const char *given = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id");
+    size_t n = given ? strlen(given) : 0;
+    int ok = n > 0 && n <= REQUEST_ID_MAX &&
+             strspn(given, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
+    if (ok) {
+        memcpy(st->request_id, given, n + 1);
+        return;
+    }
+    unsigned char raw[8];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(st->request_id, sizeof st->request_id, raw, sizeof raw);
+}
+
 static void *conn_watch(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *i =
@@ -190,6 +219,7 @@ static enum MHD_Result send_stream(struct MHD_Connection *c, wg_server *srv, req
     for (int i = 0; i < res->n_headers; i++)
         MHD_add_response_header(r, res->header_name[i], res->header_value[i]);
     add_cors(r, srv, c);
+    add_request_id(r, st);
     st->status = 200;
     st->queued = 1;
     enum MHD_Result ok = MHD_queue_response(c, 200, r);
@@ -232,6 +262,7 @@ static enum MHD_Result send_res(struct MHD_Connection *c, wg_server *srv, req_st
     for (int i = 0; i < res->n_headers; i++)
         MHD_add_response_header(r, res->header_name[i], res->header_value[i]);
     add_cors(r, srv, c);
+    add_request_id(r, st);
     st->status = res->status;
     st->queued = 1;
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)res->status, r);
@@ -346,6 +377,7 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, wg_server *srv, req_
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(r, "Cross-Origin-Opener-Policy", "same-origin");
     MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+    add_request_id(r, st);
     unsigned status = fresh ? 304 : 200;
     st->status = (int)status;
     st->queued = 1;
@@ -610,6 +642,7 @@ static enum MHD_Result on_head(struct MHD_Connection *c, wg_server *srv, req_sta
                                const char *url, const char *method)
 {
     st->begun = 1;
+    set_request_id(st, c);
     log_safe_copy(st->method, sizeof st->method, method);
     log_safe_copy(st->path, sizeof st->path, url);
     atomic_fetch_add(&srv->in_flight, 1);
@@ -700,8 +733,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (!st)
         return;
     if (srv->log && st->queued)
-        wg_server_logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu%s", st->method,
-                       st->path, st->status, now_us() - st->t0,
+        wg_server_logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu request_id=%s%s",
+                       st->method, st->path, st->status, now_us() - st->t0, st->request_id,
                        why == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted=1");
     if (st->counted)
         atomic_fetch_sub(&srv->in_flight, 1);

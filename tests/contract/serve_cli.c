@@ -179,3 +179,165 @@ Test(serve_cli, hostile_client_limits_take_effect)
     wgt_rmtree(dir);
     free(dir);
 }
+
+/* ---- the config file, JSON logs and request ids (issue #12 §3) ---------- */
+
+static char *write_config(const char *dir, const char *json)
+{
+    static char path[4200];
+    cr_assert_eq(wgt_write_file(dir, "serve.json", json), 0);
+    snprintf(path, sizeof path, "%s/serve.json", dir);
+    return path;
+}
+
+/* Starts serve with argv and reads stderr until the listening line. */
+static char *start_and_read(const char *const *argv, pid_t *pid, int *err)
+{
+    *pid = spawn(argv, err);
+    return read_until(*err, "listening on ");
+}
+
+static void stop(pid_t pid, int err)
+{
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    close(err);
+}
+
+Test(serve_cli, a_config_file_sets_options_and_flags_win)
+{
+    char *dir = wgt_tmpdir();
+    const char *cfg = write_config(dir, "{\"listen\": \"127.0.0.1:0\", \"threads\": 3,"
+                                        " \"max-connections-per-ip\": 9, \"demo\": false,"
+                                        " \"trusted-proxy\": [\"192.0.2.1\", \"192.0.2.2\"]}");
+    const char *a1[] = { WG_CLI_PATH, "serve", "--data-dir", dir, "--config", cfg, NULL };
+    pid_t pid;
+    int err;
+    char *text = start_and_read(a1, &pid, &err);
+    cr_expect_not_null(strstr(text, "threads=3"), "%s", text);
+    cr_expect_not_null(strstr(text, "per_address=9"), "%s", text);
+    cr_expect_not_null(strstr(text, "trusted_proxies=2"), "%s", text);
+    stop(pid, err);
+    /* a flag overrides the file; a repeatable flag replaces the file's list */
+    const char *a2[] = { WG_CLI_PATH, "serve", "--data-dir", dir, "--config", cfg, "--threads",
+                         "2", "--trusted-proxy", "192.0.2.9", NULL };
+    text = start_and_read(a2, &pid, &err);
+    cr_expect_not_null(strstr(text, "threads=2"), "%s", text);
+    cr_expect_not_null(strstr(text, "trusted_proxies=1"), "%s", text);
+    stop(pid, err);
+    /* $WAGGLE_CONFIG names the file too */
+    setenv("WAGGLE_CONFIG", cfg, 1);
+    const char *a3[] = { WG_CLI_PATH, "serve", "--data-dir", dir, NULL };
+    text = start_and_read(a3, &pid, &err);
+    unsetenv("WAGGLE_CONFIG");
+    cr_expect_not_null(strstr(text, "threads=3"), "%s", text);
+    stop(pid, err);
+    wgt_rmtree(dir);
+    free(dir);
+}
+
+Test(serve_cli, a_bad_config_file_exits_2_and_names_the_key)
+{
+    static const struct { const char *json, *says; } bad[] = {
+        { "{\"listen\": \"127.0.0.1:0\", \"bogus\": 1}", "\"bogus\" is not an option" },
+        { "{\"api-token\": \"0123456789abcdef0123456789abcdef\"}", "is a secret" },
+        { "{\"config\": \"/etc/other.json\"}", "cannot be set in a config file" },
+        { "{\"threads\": [\"2\", {}]}", "\"threads\" takes a string or a whole number" },
+        { "{\"demo\": \"yes\"}", "\"demo\" takes true or false" },
+        { "{\"threads\": 2,}", ":1:" },
+        { "[\"listen\"]", "must be a JSON object" },
+        { "{\"listen\": \"a\", \"listen\": \"b\"}", "duplicate" },
+        { "{\"threads\": 0}", "--threads must be 1-256" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *dir = wgt_tmpdir();
+        const char *cfg = write_config(dir, bad[i].json);
+        const char *argv[] = { "--data-dir", dir, "serve", "--config", cfg, NULL };
+        wgt_result r;
+        cr_assert_eq(wgt_run_cli(&r, NULL, NULL, argv), 0);
+        cr_expect_eq(r.status, 2, "%s -> %d (%s)", bad[i].json, r.status, r.err);
+        cr_expect_not_null(strstr(r.err, bad[i].says), "%s: %s", bad[i].json, r.err);
+        wgt_result_free(&r);
+        wgt_rmtree(dir);
+        free(dir);
+    }
+}
+
+Test(serve_cli, json_logs_carry_the_request_id_the_client_gets_and_no_secret)
+{
+    char *dir = wgt_tmpdir();
+    const char *argv[] = { WG_CLI_PATH, "serve", "--data-dir", dir, "--listen", "127.0.0.1:0",
+                           "--log-format", "json", NULL };
+    pid_t pid;
+    int err;
+    char *text = start_and_read(argv, &pid, &err);
+    char *at = strstr(text, "http://127.0.0.1:");
+    cr_assert_not_null(at, "%s", text);
+    wgt_server fake;
+    memset(&fake, 0, sizeof fake);
+    snprintf(fake.base, sizeof fake.base, "http://127.0.0.1:%d", atoi(at + 17));
+    char path[4200];
+    snprintf(path, sizeof path, "%s/api-token", dir);
+    char *tok = wgt_read_file(path);
+    cr_assert_not_null(tok);
+    tok[strcspn(tok, "\n")] = '\0';
+    snprintf(fake.token, sizeof fake.token, "%s", tok);
+    free(tok);
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    wgt_http_res r;
+    wgt_http(&r, &fake, "GET", "/api/tier", NULL);
+    cr_assert_eq(r.status, 200);
+    char *id = wgt_http_header(&r, "X-Request-Id");
+    cr_assert_not_null(id, "every answer names its request");
+    cr_expect_eq(strlen(id), 16, "%s", id);
+    wgt_http_res_free(&r);
+    /* a proxy's well-formed id is kept; a malformed one is replaced */
+    const char *mine[] = { "X-Request-Id: lb-7f3a.42", NULL };
+    wgt_http_ex(&r, &fake, "GET", "/api/tier", NULL, 0, WGT_AUTH_API, mine);
+    char *kept = wgt_http_header(&r, "X-Request-Id");
+    cr_expect_str_eq(kept ? kept : "", "lb-7f3a.42");
+    free(kept);
+    wgt_http_res_free(&r);
+    const char *hostile[] = { "X-Request-Id: <script>alert(1)</script>", NULL };
+    wgt_http_ex(&r, &fake, "GET", "/api/tier", NULL, 0, WGT_AUTH_API, hostile);
+    char *replaced = wgt_http_header(&r, "X-Request-Id");
+    cr_expect(replaced && !strchr(replaced, '<'), "%s", replaced ? replaced : "(none)");
+    free(replaced);
+    wgt_http_res_free(&r);
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char *log = read_until(err, "\"stopped\"");
+    close(err);
+    /* every line is one JSON object with ts, level and event */
+    size_t lines = 0, access = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        json_t *o = json_loads(line, 0, NULL);
+        cr_expect(json_is_object(o), "not a JSON line: %s", line);
+        cr_expect(json_is_string(json_object_get(o, "ts")) &&
+                  json_is_string(json_object_get(o, "level")) &&
+                  json_is_string(json_object_get(o, "event")), "%s", line);
+        const char *ev = json_string_value(json_object_get(o, "event"));
+        if (ev && !strcmp(ev, "access")) {
+            access++;
+            if (access == 1) {
+                cr_expect_str_eq(json_string_value(json_object_get(o, "request_id")), id);
+                cr_expect_str_eq(json_string_value(json_object_get(o, "path")), "/api/tier");
+                cr_expect_eq(json_integer_value(json_object_get(o, "status")), 200);
+                cr_expect(json_is_integer(json_object_get(o, "us")), "%s", line);
+            }
+        }
+        cr_expect_null(strstr(line, fake.token), "the token reached the log: %s", line);
+        cr_expect_null(strstr(line, "#t="), "a sign-in token reached the log: %s", line);
+        json_decref(o);
+        lines++;
+    }
+    cr_expect_eq(access, 3, "one access line per request");
+    cr_expect_geq(lines, 4);
+    free(id);
+    wgt_rmtree(dir);
+    free(dir);
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,12 @@ struct wgt_sse {
 wgt_sse *wgt_sse_open(const wgt_server *s, const char *method, const char *path,
                       const char *body)
 {
+    return wgt_sse_open_ex(s, method, path, body, NULL);
+}
+
+wgt_sse *wgt_sse_open_ex(const wgt_server *s, const char *method, const char *path,
+                         const char *body, const char *const *headers)
+{
     wgt_sse *c = calloc(1, sizeof *c);
     cr_assert_not_null(c);
     int p[2];
@@ -38,10 +45,18 @@ wgt_sse *wgt_sse_open(const wgt_server *s, const char *method, const char *path,
         dup2(p[1], 1);
         close(p[0]);
         close(p[1]);
-        const char *argv[20] = { "curl", "-sS", "-N", "--max-time", "60", "-X", method, "-H", auth,
-                                 "-H", "Accept: text/event-stream", "-H",
-                                 "Content-Type: application/json" };
-        int n = 13;
+        const char *argv[28] = { "curl", "-sS", "-N", "--max-time", "60", "-X", method, "-H", auth,
+                                 "-H", "Content-Type: application/json" };
+        int n = 11, accept = 0;
+        for (int i = 0; headers && headers[i] && i < 6; i++) {
+            accept |= strncasecmp(headers[i], "Accept:", 7) == 0;
+            argv[n++] = "-H";
+            argv[n++] = headers[i];
+        }
+        if (!accept) {
+            argv[n++] = "-H";
+            argv[n++] = "Accept: text/event-stream";
+        }
         if (body) {
             argv[n++] = "--data-binary";
             argv[n++] = body;

@@ -21,6 +21,10 @@ typedef struct wgt_sse wgt_sse;
  * for none. Aborts the test if curl cannot start. */
 wgt_sse *wgt_sse_open(const wgt_server *s, const char *method, const char *path,
                       const char *body);
+/* The same with extra request headers ("Name: value", NULL-terminated, at
+ * most 6); an "Accept:" among them replaces the default one. */
+wgt_sse *wgt_sse_open_ex(const wgt_server *s, const char *method, const char *path,
+                         const char *body, const char *const *headers);
 /* The data (parsed JSON, new) of the next event named name (NULL: any;
  * other events are skipped but remembered in the log), or NULL when the
  * stream ended or timeout_ms passed. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "connect_replay.h"
+#include "mcp/tools.h"
 #include "waggle/engine.h"
 #include "waggle/error.h"
 #include "waggle/kvark.h"
@@ -647,4 +648,29 @@ Test(kvark, eight_threads_share_one_login)
     verdict();   /* exactly one login arrived */
     wg_kvark_config_clear(&cfg);
     wg_kvark_free(k);
+}
+
+/* The MCP face lists the engine's tools: the four KVARK tools appear in
+ * tools/list exactly when they are registered. */
+Test(kvark, the_mcp_face_lists_them_only_when_registered)
+{
+    wg_engine *e = open_engine(1);
+    configure(e, wgt_replay_base(up));
+    for (int round = 0; round < 2; round++) {
+        cr_assert_eq(wg_engine_tier_set(e, round ? WG_TIER_ENTERPRISE : WG_TIER_PRO, "test"), 0);
+        json_t *tools = NULL;
+        cr_assert_eq(wg_mcp__tools_list(&tools, e), 0, "%s", wg_error_last());
+        size_t named = 0, i;
+        json_t *t;
+        json_array_foreach(tools, i, t) {
+            const char *name = json_string_value(json_object_get(t, "name"));
+            if (strncmp(name, "kvark_", 6) == 0) {
+                named++;
+                cr_assert(json_is_object(json_object_get(t, "inputSchema")), "%s", name);
+            }
+        }
+        cr_assert_eq(named, round ? 4 : 0, "round %d: %zu", round, named);
+        json_decref(tools);
+    }
+    wg_engine_free(e);
 }

@@ -174,6 +174,23 @@ static int program_var(const char *s, size_t n)
     return 0;
 }
 
+/* PAGER=cat, GIT_PAGER= : a command variable set to nothing or to one
+ * read-only program word changes nothing worth asking about. */
+static int harmless_program_value(const sh_view *v, int i, size_t k)
+{
+    const sh_word *w = &v->c->w[i];
+    const char *val = sh_wtext(v->c, i) + k + 1;
+    size_t n = w->len - k - 1;
+    if (w->flags & SH_W_OPAQUE)
+        return 0;
+    if (n == 0)
+        return 1;
+    if (memchr(val, ' ', n) || memchr(val, ';', n) || memchr(val, '|', n) || memchr(val, '&', n))
+        return 0;
+    const sh_program *p = sh_program_lookup(val, n);
+    return p && p->cls == SH_P_SAFE;
+}
+
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
 {
     size_t k = sh_assignment_name(v->c, i);
@@ -192,7 +209,7 @@ void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
         else
             sh_var_assign(cx, t, k, val, vlen, append);
     }
-    if (k && dangerous_var(t, k)) {
+    if (k && dangerous_var(t, k) && !(command_var(t, k) && harmless_program_value(v, i, k))) {
         char name[40];
         size_t m = k < sizeof name - 1 ? k : sizeof name - 1;
         memcpy(name, t, m);
@@ -218,6 +235,8 @@ void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)
                 *cx->out = keep;        /* CC=gcc is no reason to ask */
         }
     }
+    if (k)
+        sh_check_persist_var(cx, v, i, t, k);
 }
 
 void sh_arith_text(sh_ctx *cx, const char *t, size_t n)
@@ -254,14 +273,48 @@ static size_t program_name(const char *t, size_t n, char *buf, size_t cap, int *
     }
     if (n + 1 > cap || n == 0)
         return 0;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         char ch = t[i];
-        buf[i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
+        if (ch != '^' || n == 1)        /* c^m^d is cmd to cmd.exe */
+            buf[k++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
     }
-    if (n > 4 && memcmp(buf + n - 4, ".exe", 4) == 0)
+    n = k;
+    if (n > 4 && (memcmp(buf + n - 4, ".exe", 4) == 0 || memcmp(buf + n - 4, ".com", 4) == 0))
         n -= 4;
     buf[n] = '\0';
     return n;
+}
+
+/* The row of a program name, also through a version suffix: python3.12,
+ * lua5.4, ksh93, perl5.36 are python3/python, lua, ksh, perl. */
+static const sh_program *find_versioned(char *name, size_t *n)
+{
+    const sh_program *p = sh_program_find(name, *n);
+    size_t k = *n;
+    while (!p && k > 1 && ((name[k - 1] >= '0' && name[k - 1] <= '9') || name[k - 1] == '.' ||
+                           name[k - 1] == '-')) {
+        k--;
+        if (!((name[k - 1] >= '0' && name[k - 1] <= '9') || name[k - 1] == '.' || name[k - 1] == '-'))
+            p = sh_program_find(name, k);
+        if (!p && name[k - 1] >= '0' && name[k - 1] <= '9' && k >= 2 && name[k - 2] >= 'a')
+            p = sh_program_find(name, k);       /* python3 of python3.12 */
+    }
+    if (p && k != *n) {
+        if (p->cls != SH_P_SHELL && p->cls != SH_P_INTERP)
+            return NULL;                /* npm2 is not npm */
+        *n = k;
+        name[k] = '\0';
+    }
+    return p;
+}
+
+const sh_program *sh_program_lookup(const char *t, size_t n)
+{
+    char name[48];
+    int trusted;
+    size_t nlen = program_name(t, n, name, sizeof name, &trusted);
+    return nlen ? find_versioned(name, &nlen) : NULL;
 }
 
 int sh_word_target(const sh_ctx *cx, const sh_view *v, int i)
@@ -273,7 +326,18 @@ int sh_word_target(const sh_ctx *cx, const sh_view *v, int i)
         return SH_T_OPAQUE;
     if (sh_is_drive_root(c->src + c->w[i].raw_off, c->w[i].raw_len))
         return SH_T_ROOT;
-    return sh_target_class(sh_wtext(c, i), c->w[i].len, cx->cwd);
+    const char *t = sh_wtext(c, i);
+    size_t n = c->w[i].len;
+    if (cx->ar.nsym > 0 && n > 0 && t[0] != '/' && t[0] != SH_MARK) {
+        /* through a link made earlier (ln -s / x; rm -rf x/) */
+        size_t k = 0;
+        while (k < n && t[k] != '/')
+            k++;
+        const sh_sym *y = sh_sym_find(cx, SH_SYM_LINK, t, k);
+        if (y && (k == n || strspn(t + k, "/*.") == n - k))
+            return y->state;
+    }
+    return sh_target_class(t, n, cx->cwd);
 }
 
 static void analyze_view(sh_ctx *cx, const sh_view *v);
@@ -583,13 +647,19 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         return;
     }
     builtin_effects(cx, v, i, name);
-    const sh_program *p = sh_program_find(name, nlen);
+    sh_view sub = *v;
+    sub.i = i;
+    if (!trusted && memchr(pt, '/', pw->len) && sh_run_written(cx, &sub, pt, pw->len))
+        return;                         /* echo ... > x.sh; ./x.sh */
+    const sh_program *p = find_versioned(name, &nlen);
     if (!p) {
-        if (later)
+        if (later) {
             later->unknown_call = 1;    /* decided once the text is read */
-        else
+        } else if (!sh_version_query(&sub)) {
             sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                        " is not a known read-only program", NULL, v->via);
+            sh_probe_args(cx, &sub, i + 1);
+        }
         return;
     }
     if (!trusted && (p->cls == SH_P_SAFE || p->cls == SH_P_CHECK)) {
@@ -597,8 +667,6 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
                    ", not the system program", v->via);
         return;
     }
-    sh_view sub = *v;
-    sub.i = i;
     if (p->cls == SH_P_SAFE || p->cls == SH_P_CHECK)
         sh_check_secret_reads(cx, &sub, name);
     switch (p->cls) {
@@ -646,6 +714,11 @@ static int harmless_sink(const char *t)
  * a project file risky. Shared with tee/cp in shell_rules.c. */
 void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what)
 {
+    sh_check_write_mode(cx, v, w, what, 0);
+}
+
+void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what, int append)
+{
     const sh_cmd *c = v->c;
     const char *t = c->text + w->off;
     if (harmless_sink(t))
@@ -655,6 +728,8 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
                    " writes to the raw disk ", t, v->via);
         return;
     }
+    if (sh_check_persist_write(cx, v, t, w->len, what, append))
+        return;
     int cls = (w->flags & (SH_W_TRUNC | SH_W_CTRL)) ? SH_T_OPAQUE
             : sh_target_class(t, w->len, cx->cwd);
     if (cls == SH_T_PROJECT) {
@@ -668,20 +743,60 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
     }
 }
 
+/* The text a command writes to its standard output, when the model can
+ * see it: echo/printf arguments, or cat's literal here-document. */
+static long written_text(sh_ctx *cx, const sh_cmd *c, char *buf, size_t cap)
+{
+    (void)cx;
+    if (c->nw == 0)
+        return -1;
+    const char *prog = sh_wtext(c, 0);
+    if (strcmp(prog, "echo") == 0 || strcmp(prog, "printf") == 0)
+        return sh_printed_text(c, 0, c->nw, buf, cap);
+    if (strcmp(prog, "cat") == 0 && c->nw == 1)
+        for (int k = 0; k < c->nr; k++)
+            if (c->r[k].op == SH_R_HEREDOC && c->r[k].body_ok && c->r[k].body_len <= cap &&
+                (c->r[k].body_literal || (!memchr(c->src + c->r[k].body_off, '$', c->r[k].body_len) &&
+                                          !memchr(c->src + c->r[k].body_off, '`', c->r[k].body_len)))) {
+                memcpy(buf, c->src + c->r[k].body_off, c->r[k].body_len);
+                return (long)c->r[k].body_len;
+            }
+    return -1;
+}
+
+static void note_written(sh_ctx *cx, const sh_cmd *c, const sh_word *target)
+{
+    if (target->flags & SH_W_OPAQUE)
+        return;
+    uint32_t mark;
+    char *buf = sh_scratch(cx, SH_MAX_VALUE + 1, &mark);
+    if (!buf)
+        return;
+    long n = written_text(cx, c, buf, SH_MAX_VALUE);
+    sh_file_written(cx, c->text + target->off, target->len, buf, n);
+    sh_scratch_release(cx, mark);
+}
+
 void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
-    sh_view v = { c, 0, c->nw, 0, -1, NULL, via };
+    sh_view v = { c, 0, c->nw, 0, -1, NULL, via, 0 };
     SH_STEP(cx, c->nr);
     for (int k = 0; k < c->nr; k++) {
         const sh_redir *r = &c->r[k];
         switch (r->op) {
         case SH_R_OUT: case SH_R_APPEND: case SH_R_CLOBBER: case SH_R_RDWR:
-            sh_check_write(cx, &v, &r->target, "an output redirection");
+            sh_check_write_mode(cx, &v, &r->target, "an output redirection", r->op == SH_R_APPEND);
+            if (r->op != SH_R_RDWR && (r->fd < 0 || r->fd == 1))
+                note_written(cx, c, &r->target);
             break;
         default:
             break;
         }
     }
+    if (!c->piped_in)
+        cx->feed_tree = -1;
+    if (c->nw == 0 && c->nr > 0)
+        sh_check_secret_reads(cx, &v, "$(< file)");     /* $(< ~/.aws/credentials) */
     if (c->nw > 0)
         sh_analyze_view(cx, &v);
 }
@@ -740,7 +855,7 @@ const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint
         }
         size_t k = 0;
         while (i < n && scan_sep[(unsigned char)s[i]] != 1) {
-            if (k + 1 < sizeof tok)
+            if (k + 1 < sizeof tok && s[i] != '^')      /* cmd's escape: r^d is rd */
                 tok[k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
             i++;
         }
@@ -761,6 +876,10 @@ const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint
              strcmp(base, "del") == 0 || strcmp(base, "erase") == 0 ||
              strcmp(base, "remove-item") == 0))
             saw_rm = 1;
+        if ((base[0] == 'i' && (strcmp(base, "iex") == 0 || strcmp(base, "invoke-expression") == 0)))
+            crit = "runs PowerShell text built or downloaded at run time (iex)";
+        if (!saw_root && tok[0] == '%' && sh_is_windows_critical(tok, k))
+            saw_root = 1;
         if (!saw_root && (strcmp(tok, "/") == 0 || strcmp(tok, "~") == 0 || strcmp(tok, "~/") == 0 ||
                           strcmp(tok, "/*") == 0 || strcmp(tok, "home") == 0 ||
                           strcmp(tok, "~/*") == 0 || (k >= 2 && tok[1] == ':' && sh_is_drive_root(tok, k))))
@@ -991,6 +1110,8 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
     cx.cur_func = -1;
     cx.fork_level = 0;
     cx.body_fork_level = 0;
+    cx.probes = 0;
+    cx.feed_tree = -1;
     size_t b = 0;
     while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
         b++;

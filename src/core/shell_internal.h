@@ -50,6 +50,7 @@ enum {
     SH_MAX_VALUE = 4096,        /* a variable's value the model follows (longer: unknown) */
     SH_MAX_PROBES = 64,         /* symbol-table probes (colliding names fail closed) */
     SH_WORK_PER_BYTE = 64,      /* steps per input byte (plus 1 Mi) before failing closed */
+    SH_MAX_PROBE_RUNS = 64,     /* probes of launchers' arguments and inline code (shell_launch.c) */
 };
 
 /* word flags */
@@ -110,7 +111,9 @@ typedef struct {
 /* Names the text defines: functions, variables with the values assigned,
  * and command remaps (alias, hash -p, BASH_CMDS). Kept for the whole
  * decision (shell_vars.c). */
-enum { SH_SYM_FUNC = 1, SH_SYM_VAR, SH_SYM_REMAP };
+enum { SH_SYM_FUNC = 1, SH_SYM_VAR, SH_SYM_REMAP,
+       SH_SYM_FILE,             /* FILE: a file this command wrote, val its text (shell_persist.c) */
+       SH_SYM_LINK };           /* LINK: ln -s made NAME lead to a target of class state */           /* FILE: a file this command wrote, val its text (shell_persist.c) */
 enum {
     SH_V_ONE = 1,           /* every assignment seen gave this one literal value */
     SH_V_MULTI,             /* assigned different values (branches, loops): unknown which */
@@ -190,6 +193,8 @@ typedef struct {
     int cur_func;           /* symbol index of the function whose body is being read, or -1 */
     int fork_level;         /* subshells and substitutions entered (fork-bomb edges) */
     int body_fork_level;    /* fork_level where the current function's body began */
+    int probes;             /* probes run (SH_MAX_PROBE_RUNS) */
+    int feed_tree;          /* target class of a find piping its file names on, or -1 */
     sh_arena ar;
 } sh_ctx;
 
@@ -202,6 +207,8 @@ typedef struct {
     int placeholder;        /* target class of {} (find -exec), or -1 */
     const char *repl;       /* xargs -I string the inner command gets, or NULL */
     const char *via;        /* "wrapped by env", "inside $(...)", ... */
+    int tree;               /* run for every file of a tree (find -exec, fd -x): a delete
+                             * of each file deletes the tree */
 } sh_view;
 
 /* A bound was passed: the decision fails closed (see the limits above). */
@@ -298,6 +305,10 @@ const char *sh_secret_path(const char *t, size_t n);
 /* Risky verdict bash.reads_secret when program prog (a read-only one) reads
  * a credential file through an argument or an input redirection. */
 void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog);
+/* The same for one path a program reads (xargs -a FILE, git show REV:FILE). */
+void sh_check_secret_path(sh_ctx *cx, const sh_view *v, const char *prog, const char *t, size_t n);
+/* 1 when the secret table's cheap pre-checks cover every row (tests). */
+int sh_secret_table_ok(void);
 
 /* ---- shell_target.c ---- */
 enum {
@@ -311,7 +322,49 @@ enum {
 int sh_target_class(const char *t, size_t n, int cwd);
 int sh_is_raw_disk(const char *t, size_t n);
 int sh_is_drive_root(const char *t, size_t n);
+/* A Windows path that names a system or profile folder: %SystemDrive%,
+ * %USERPROFILE%, $env:WINDIR, C:\\Windows, C:\\Users\\NAME, ... (raw text). */
+int sh_is_windows_critical(const char *t, size_t n);
 const char *sh_target_phrase(int cls);
+/* The cwd class after `cd t` when t is of class cls = SH_T_SYSTEM, else -1. */
+int sh_cwd_after_cd(const char *t, size_t n, int cls);
+
+/* ---- shell_launch.c ---- */
+/* The words from index from on of an unknown program (or a launcher), its
+ * string arguments read as scripts and its here-documents and piped text:
+ * a never-autopass command among them makes the call never-autopass; any
+ * lesser finding is dropped (the program may treat them as data). */
+void sh_probe_args(sh_ctx *cx, const sh_view *v, int from);
+/* 1 when the command is PROGRAM --version (or -V, -v, version, --help, ...). */
+int sh_version_query(const sh_view *v);
+
+/* ---- shell_code.c ---- */
+/* Inline code of another language (python -c, perl -e, a here-doc fed to
+ * node, ...): process execution with literal command lines, recursive
+ * deletes of /, ~ or system directories, fork loops. 1 when it gave a
+ * critical verdict. */
+int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n);
+
+/* ---- shell_persist.c ---- */
+/* What makes path a persistence target, or NULL: a cron table, a git hook,
+ * a systemd or launchd unit, /etc/profile.d, ... for any write; a shell
+ * start-up file (~/.bashrc, ~/.profile, authorized_keys, ...) when append
+ * (an overwrite of ~/.bashrc stays destructive: reference vector 12.1 #51).
+ * t is normalized word text of n bytes. */
+const char *sh_persist_path(const char *t, size_t n, int append);
+/* critical.persistence when the write goes to such a path; 1 if so. */
+int sh_check_persist_write(sh_ctx *cx, const sh_view *v, const char *t, size_t n, const char *what,
+                           int append);
+/* 1 when a git configuration key names a program git runs (core.pager, alias.*, ...). */
+int sh_git_exec_key(const char *k, size_t n);
+/* The assignment word i (NAME of k bytes): PS4/ENV with a substitution,
+ * BASH_ENV, PROMPT_COMMAND, GIT_CONFIG_KEY_n are critical.persistence. */
+void sh_check_persist_var(sh_ctx *cx, const sh_view *v, int i, const char *name, size_t k);
+/* This command wrote path with text[0..tlen) (tlen < 0: text it cannot see). */
+void sh_file_written(sh_ctx *cx, const char *path, size_t n, const char *text, long tlen);
+/* The command runs path: when this command wrote it, its text is analysed
+ * (or it is critical when unseen); 1 when path was written here. */
+int sh_run_written(sh_ctx *cx, const sh_view *v, const char *path, size_t n);
 
 /* ---- shell_programs.c ---- */
 typedef enum {
@@ -336,6 +389,9 @@ struct sh_program {
 };
 
 const sh_program *sh_program_find(const char *name, size_t n);
+/* The table row of a program word as written (a path, upper case, .exe, a
+ * version suffix such as python3.12 are normalized), or NULL (shell_analyze.c). */
+const sh_program *sh_program_lookup(const char *t, size_t n);
 int sh_programs_sorted(void);     /* 1 when the table is in order (tests) */
 
 /* helpers shared by the rules (shell_analyze.c) */
@@ -343,6 +399,8 @@ size_t sh_assignment_name(const sh_cmd *c, int i);
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i);
 int sh_word_target(const sh_ctx *cx, const sh_view *v, int i);
 void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what);
+/* The same for an append (>>, tee -a): start-up files count as persistence. */
+void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what, int append);
 
 /* option scanning (shell_rules.c): index of the first operand at or after j,
  * skipping options; optarg lists the short options taking an argument,

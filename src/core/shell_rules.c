@@ -62,7 +62,10 @@ int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const 
             }
             memcpy(name, t + 2, len);
             name[len] = '\0';
-            j += in_set(name, longarg) ? 2 : 1;
+            int takes = in_set(name, longarg);
+            for (const char *const *l = longarg; !takes && l && *l; l++)
+                takes = len > 0 && strncmp(*l, name, len) == 0;     /* --sig is --signal */
+            j += takes ? 2 : 1;
             continue;
         }
         int skip = 1;
@@ -148,11 +151,17 @@ static void unseen(sh_ctx *cx, const sh_view *v, const char *who, const char *wh
  * to an interpreter): not shell, but a never-autopass signal in it counts. */
 static int code_signal(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
 {
-    const char *crit = sh_signal_scan(code, n, 0);
-    if (!crit)
-        return 0;
-    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.code_signal", who, " runs code that ", crit, v->via);
-    return 1;
+    return sh_code_scan(cx, v, who, code, n);
+}
+
+static void unsafe_opt(sh_ctx *cx, const sh_view *v, const sh_program *p, const char *opt)
+{
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.unsafe_option", p->name, " with ", opt, v->via);
+}
+
+static void env_dump(sh_ctx *cx, const sh_view *v, const char *who, const char *how)
+{
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.env_dump", who, how, NULL, v->via);
 }
 
 /* ---- wrappers -------------------------------------------------------------- */
@@ -262,9 +271,14 @@ void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p)
             j++;
             break;
         }
+        if (strcmp(t, "-") == 0) {
+            j++;                        /* env - : like -i */
+            continue;
+        }
         int split = -1;
-        if (t[0] == '-' && t[1] == 'S')
-            split = t[2] ? j : j + 1;
+        const char *S = (t[0] == '-' && t[1] != '-') ? strchr(t + 1, 'S') : NULL;
+        if (S && (size_t)(S - t) <= strspn(t + 1, "0iv") + 1)
+            split = S[1] ? j : j + 1;   /* -S, -vS'...', -iS ... */
         else if (long_is(t, "split-string", 2))
             split = strchr(t, '=') ? j : j + 1;
         if (split >= 0) {
@@ -273,8 +287,8 @@ void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p)
             size_t len, off = 0;
             uint32_t mark;
             if (split == j) {
-                const char *eq = strchr(t, '=');
-                off = eq ? (size_t)(eq - t) + 1 : 2;
+                const char *eq = t[1] == '-' ? strchr(t, '=') : NULL;
+                off = eq ? (size_t)(eq - t) + 1 : (size_t)(S - t) + 1;
             }
             char *buf = (FL(split) & SH_W_OPAQUE) ? NULL
                       : join_scratch(cx, v, split, v->end, &len, &mark);
@@ -282,12 +296,18 @@ void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 unseen(cx, v, "env -S", " runs text it cannot see");
                 return;
             }
+            const sh_program *sp = sh_program_lookup(buf + off, strcspn(buf + off, " \t"));
+            if (v->c->piped_in && sp && sp->cls == SH_P_SHELL) {
+                sh_scratch_release(cx, mark);
+                unseen(cx, v, "env -S", " runs a shell fed from a pipe");
+                return;
+            }
             run_script(cx, buf + off, len - off, p->via);
             sh_scratch_release(cx, mark);
             return;
         }
         if (t[0] == '-' && t[1] != '\0') {
-            int takes = (t[1] != '-' && strchr("uCP", t[1]) && !t[2]) ||
+            int takes = (t[1] != '-' && strchr("uCP", t[strlen(t) - 1]) && strspn(t + 1, "0iv") == strlen(t) - 2) ||
                         (t[1] == '-' && !strchr(t, '=') && in_set(t + 2, L_env));
             int chdir = (t[1] == 'C') || long_is(t, "chdir", 2);
             if (chdir) {
@@ -312,8 +332,10 @@ void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_check_assignment(cx, v, j);
         j++;
     }
-    if (j >= v->end)
-        return;                         /* env alone prints the environment */
+    if (j >= v->end) {
+        env_dump(cx, v, "env", " prints the environment (tokens and keys in it)");
+        return;
+    }
     sh_view sub = *v;
     sub.i = j;
     sub.via = p->via;
@@ -330,6 +352,10 @@ void sh_rule_xargs(sh_ctx *cx, const sh_view *v, const sh_program *p)
     const char *repl = NULL;
     for (int k = v->i + 1; k < j; k++) {
         const char *t = W(k);
+        if (strcmp(t, "-a") == 0 && k + 1 < j)
+            sh_check_secret_path(cx, v, "xargs -a", W(k + 1), v->c->w[k + 1].len);
+        else if (strncmp(t, "--arg-file=", 11) == 0)
+            sh_check_secret_path(cx, v, "xargs --arg-file", t + 11, strlen(t + 11));
         if (strcmp(t, "-I") == 0 && k + 1 < j)
             repl = W(k + 1);
         else if (strncmp(t, "-I", 2) == 0 && t[2])
@@ -343,6 +369,10 @@ void sh_rule_xargs(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sub.i = j;
     sub.hidden_args = 1;
     sub.repl = repl && *repl ? repl : "{}";
+    if (v->c->piped_in && cx->feed_tree >= SH_T_SYSTEM) {
+        sub.tree = 1;                   /* the files of a tree find printed */
+        sub.placeholder = cx->feed_tree;
+    }
     sub.via = p->via;
     sh_analyze_view(cx, &sub);
 }
@@ -419,6 +449,8 @@ static void shell_stdin(sh_ctx *cx, const sh_view *v, const sh_program *p)
 void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int j = v->i + 1, script = 0, stdin_mode = 0;
+    if (sh_version_query(v))
+        return;
     while (j < v->end) {
         const char *t = W(j);
         if (strcmp(t, "--") == 0 || strcmp(t, "-") == 0) {
@@ -444,7 +476,10 @@ void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     if (script) {
         if (j >= v->end) {
-            sh_verdict(cx, WG_SHELL_RISKY, "bash.shell", p->name, " -c without a script", NULL, v->via);
+            if (v->hidden_args)
+                unseen(cx, v, p->name, " -c runs the lines xargs reads");
+            else
+                sh_verdict(cx, WG_SHELL_RISKY, "bash.shell", p->name, " -c without a script", NULL, v->via);
             return;
         }
         if (FL(j) & SH_W_OPAQUE) {
@@ -468,6 +503,8 @@ void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
             return;
         }
         if (!sh_is_stdin_path(W(j))) {
+            if (sh_run_written(cx, v, W(j), v->c->w[j].len))
+                return;
             sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
                        " runs a script file the model does not read", NULL, v->via);
             return;
@@ -489,6 +526,8 @@ void sh_rule_source(sh_ctx *cx, const sh_view *v, const sh_program *p)
         unseen(cx, v, p->name, " runs commands piped in from another program");
         return;
     }
+    if (sh_run_written(cx, v, W(j), v->c->w[j].len))
+        return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
                " runs a script file the model does not read", NULL, v->via);
 }
@@ -513,6 +552,8 @@ void sh_rule_trap(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     (void)p;
     int j = v->i + 1;
+    if (j < v->end && strcmp(W(j), "--") == 0)
+        j++;
     if (j + 1 >= v->end || W(j)[0] == '-')
         return;
     if (FL(j) & SH_W_OPAQUE) {
@@ -529,6 +570,21 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (nargs == 1 && in_set(W(v->i + 1), version))
         return;
     int code = 0, operand = 0;
+    /* any argument that reads as code: -e CODE, eval CODE, --eval=CODE */
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        size_t n = v->c->w[j].len;
+        if (FL(j) & SH_W_PROCSUB) {
+            unseen(cx, v, p->name, " runs the output of a command (<(...))");
+            return;
+        }
+        if ((memchr(t, '(', n) || memchr(t, ';', n) || memchr(t, ' ', n) || memchr(t, '`', n) ||
+             memchr(t, '{', n)) && code_signal(cx, v, p->name, t, n))
+            return;
+    }
+    if (v->c->piped_in && v->c->pipe_text && v->c->pipe_text_len > 0 &&
+        code_signal(cx, v, p->name, v->c->pipe_text, (size_t)v->c->pipe_text_len))
+        return;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (t[0] != '-' || strcmp(t, "-") == 0) {
@@ -565,11 +621,11 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_version_only(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    static const char *const version[] = { "--version", "-V", "-v", "-version", "version", NULL };
-    if (v->end - v->i == 2 && in_set(W(v->i + 1), version))
+    if (sh_version_query(v))
         return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
                " does more than print its version", NULL, v->via);
+    sh_probe_args(cx, v, v->i + 1);
 }
 
 void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
@@ -595,11 +651,31 @@ void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     if (j < v->end && in_set(W(j), readonly) && !(FL(j) & SH_W_OPAQUE))
         return;
+    if (j + 1 < v->end && strcmp(W(j), "config") == 0 &&
+        (strcmp(W(j + 1), "get") == 0 || strcmp(W(j + 1), "list") == 0 || strcmp(W(j + 1), "ls") == 0))
+        return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.package_manager", p->name,
                " installs or runs packages", NULL, v->via);
+    sh_probe_args(cx, v, j);
 }
 
 /* ---- deletion and disks ---------------------------------------------------- */
+
+/* A target that is every entry of a directory (DIR/ then a star, .star, star.star). */
+static int whole_content(const sh_view *v)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        size_t n = v->c->w[j].len;
+        const char *slash = memrchr(t, '/', n);
+        const char *last = slash ? slash + 1 : t;
+        if (!(FL(j) & (SH_W_GLOB | SH_W_BRACE)) || !*last)
+            continue;
+        if (strspn(last, "*.[]!^") == strlen(last))
+            return 1;
+    }
+    return 0;
+}
 
 void sh_rule_rm(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
@@ -632,7 +708,16 @@ void sh_rule_rm(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (cls != SH_T_PROJECT)
             outside = 1;
     }
+    if (v->tree)
+        rec = 1;                        /* find ~ -exec rm {} +: every file of the tree */
+    if (v->tree && ntargets == 0 && v->placeholder > worst)
+        worst = v->placeholder;         /* fd . ~ -x rm: the files come from the tree */
     const char *what = rec ? (force ? "rm -rf" : "rm -r") : "rm";
+    if (!rec && worst >= SH_T_SYSTEM && whole_content(v)) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(worst), what, " deletes every file of ",
+                   sh_target_phrase(worst), v->via);
+        return;
+    }
     if (rec && noroot) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.rm_root", what,
                    " --no-preserve-root can delete the root directory", NULL, v->via);
@@ -664,6 +749,18 @@ static int win_switch(const char *t)
     return t[0] == '/' && t[1] && !t[2];
 }
 
+/* A drive root, a system or profile folder, or the home directory. */
+static int win_critical(sh_ctx *cx, const sh_view *v, int j)
+{
+    const sh_word *w = &v->c->w[j];
+    const char *raw = v->c->src + w->raw_off;
+    if (sh_is_drive_root(W(j), w->len) || sh_is_drive_root(raw, w->raw_len) ||
+        sh_is_windows_critical(raw, w->raw_len))
+        return 1;
+    int cls = sh_word_target(cx, v, j);
+    return cls == SH_T_HOME || cls == SH_T_ROOT;
+}
+
 void sh_rule_rd(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int rec = 0, root = 0;
@@ -673,8 +770,11 @@ void sh_rule_rd(sh_ctx *cx, const sh_view *v, const sh_program *p)
             rec |= t[1] == 's' || t[1] == 'S';
             continue;
         }
-        if (sh_is_drive_root(t, v->c->w[j].len) ||
-            sh_is_drive_root(v->c->src + v->c->w[j].raw_off, v->c->w[j].raw_len))
+        if (t[0] == '-' && (t[1] | 32) == 'r') {
+            rec = 1;                    /* PowerShell's rmdir -Recurse */
+            continue;
+        }
+        if (win_critical(cx, v, j))
             root = 1;
     }
     if (rec && root)
@@ -689,14 +789,20 @@ void sh_rule_rd(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_del(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    for (int j = v->i + 1; j < v->end; j++)
-        if (!win_switch(W(j)) &&
-            (sh_is_drive_root(W(j), v->c->w[j].len) ||
-             sh_is_drive_root(v->c->src + v->c->w[j].raw_off, v->c->w[j].raw_len))) {
+    int rec = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (win_switch(W(j)) || (W(j)[0] == '-' && W(j)[1])) {
+            rec |= (W(j)[1] | 32) == 's' || (W(j)[1] | 32) == 'r';
+            continue;
+        }
+        if (sh_is_drive_root(W(j), v->c->w[j].len) ||
+            sh_is_drive_root(v->c->src + v->c->w[j].raw_off, v->c->w[j].raw_len) ||
+            (rec && win_critical(cx, v, j))) {
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name,
-                       " deletes the files of a drive root", NULL, v->via);
+                       " deletes the files of a drive root or a system or profile folder", NULL, v->via);
             return;
         }
+    }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.delete", p->name, " deletes files", NULL, v->via);
 }
 
@@ -710,9 +816,14 @@ void sh_rule_remove_item(sh_ctx *cx, const sh_view *v, const sh_program *p)
             continue;
         }
         int cls = sh_word_target(cx, v, j);
-        if (cls >= SH_T_SYSTEM || strncasecmp(t, "hklm:", 5) == 0 || strncasecmp(t, "hkcu:", 5) == 0)
+        if (cls >= SH_T_SYSTEM || strncasecmp(t, "hklm:", 5) == 0 || strncasecmp(t, "hkcu:", 5) == 0 ||
+            win_critical(cx, v, j))
             bad = 1;
     }
+    if (v->c->piped_in && rec)
+        bad = 1;                        /* Get-ChildItem C:\ -Recurse | Remove-Item */
+    if (v->c->piped_in && !rec && v->c->pipe_text == NULL)
+        rec = bad = 1;
     if (bad && rec)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name,
                    " -Recurse deletes a drive root, the home directory or registry keys",
@@ -781,6 +892,11 @@ void sh_rule_dd(sh_ctx *cx, const sh_view *v, const sh_program *p)
     (void)p;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
+        if (strncmp(t, "of=", 3) == 0 && (FL(j) & SH_W_OPAQUE)) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", "dd writes to a device or file ",
+                       "it cannot see (it may be a disk)", NULL, v->via);
+            return;
+        }
         if (strncmp(t, "of=", 3) == 0 && sh_is_raw_disk(t + 3, v->c->w[j].len - 3)) {
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", "dd writes to the raw disk ",
                        t + 3, NULL, v->via);
@@ -793,12 +909,26 @@ void sh_rule_dd(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_shred(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    for (int j = v->i + 1; j < v->end; j++)
-        if (!is_opt(v, j) && sh_is_raw_disk(W(j), v->c->w[j].len)) {
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (is_opt(v, j))
+            continue;
+        if (sh_is_raw_disk(W(j), v->c->w[j].len)) {
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", p->name,
                        " overwrites the raw disk ", W(j), v->via);
             return;
         }
+        int cls = sh_word_target(cx, v, j);
+        if (cls >= SH_T_SYSTEM && (v->tree || (FL(j) & (SH_W_GLOB | SH_W_BRACE)) || whole_content(v))) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(cls), p->name, " destroys every file of ",
+                       sh_target_phrase(cls), v->via);
+            return;
+        }
+    }
+    if (v->tree && v->placeholder >= SH_T_SYSTEM) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(v->placeholder), p->name, " destroys every file of ",
+                   sh_target_phrase(v->placeholder), v->via);
+        return;
+    }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.shred", p->name, " destroys file contents", NULL, v->via);
 }
 
@@ -810,6 +940,23 @@ void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p)
                    " delete removes Windows registry keys", NULL, v->via);
         return;
     }
+    if (j < v->end && strcasecmp(W(j), "import") == 0) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.registry_delete", p->name,
+                   " import rewrites registry keys from a file", NULL, v->via);
+        return;
+    }
+    if (j < v->end && strcasecmp(W(j), "add") == 0)
+        for (int k = j + 1; k < v->end; k++) {
+            const char *raw = v->c->src + v->c->w[k].raw_off;
+            size_t n = v->c->w[k].raw_len;
+            if ((n >= 4 && (strncasecmp(raw + n - 4, "\\run", 4) == 0)) ||
+                (n >= 8 && strncasecmp(raw + n - 8, "\\runonce", 8) == 0) ||
+                (n >= 5 && strncasecmp(raw + n - 5, "\\run\"", 5) == 0)) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                           " add registers a program that runs at every logon", NULL, v->via);
+                return;
+            }
+        }
     if (j < v->end && strcasecmp(W(j), "query") == 0) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.registry", p->name, " reads the registry", NULL, v->via);
         return;
@@ -883,31 +1030,72 @@ void sh_rule_mv(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " moves files", NULL, v->via);
 }
 
+/* ln -s TARGET NAME: NAME now leads to TARGET (rm -rf NAME/ deletes it). */
+static void note_link(sh_ctx *cx, const sh_view *v)
+{
+    int sym = 0, a = -1, b = -1;
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (is_opt(v, j)) {
+            sym |= short_has(W(j), 's') || long_is(W(j), "symbolic", 3);
+            continue;
+        }
+        a = b;
+        b = j;
+    }
+    if (!sym || a < 0 || (FL(b) & SH_W_OPAQUE))
+        return;
+    int cls = sh_word_target(cx, v, a);
+    if (cls < SH_T_SYSTEM)
+        return;
+    sh_sym *y = sh_sym_add(cx, SH_SYM_LINK, W(b), v->c->w[b].len);
+    if (y)
+        y->state = (uint8_t)cls;
+}
+
 void sh_rule_writer(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int last_only = strcmp(p->name, "cp") == 0 || strcmp(p->name, "ln") == 0 ||
                     strcmp(p->name, "install") == 0;
-    int last = -1;
+    int last = -1, append = 0;
     for (int j = v->i + 1; j < v->end; j++) {
-        if (is_opt(v, j))
+        if (is_opt(v, j)) {
+            append |= strcmp(p->name, "tee") == 0 && (short_has(W(j), 'a') || long_is(W(j), "append", 2));
             continue;
+        }
         if (last_only)
             last = j;
         else
-            sh_check_write(cx, v, &v->c->w[j], p->name);
+            sh_check_write_mode(cx, v, &v->c->w[j], p->name, append);
     }
     if (last >= 0)
         sh_check_write(cx, v, &v->c->w[last], p->name);
-    sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " writes files", NULL, v->via);
+    int real = 0;
+    for (int j = v->i + 1; j < v->end; j++)
+        real |= !is_opt(v, j) && strcmp(W(j), "/dev/null") != 0;
+    if (strcmp(p->name, "ln") == 0)
+        note_link(cx, v);
+    if (real || strcmp(p->name, "tee") != 0)
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " writes files", NULL, v->via);
 }
 
 void sh_rule_rsync(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    int del = 0, last = -1, remote = 0;
+    int del = 0, last = -1, remote = 0, src_rm = 0;
     for (int j = v->i + 1; j < v->end; j++) {
         if (is_opt(v, j)) {
-            del |= strncmp(W(j), "--delete", 8) == 0;
+            del |= strncmp(W(j), "--del", 5) == 0;
+            src_rm |= strcmp(W(j), "--remove-source-files") == 0;
+            if (strcmp(W(j), "-e") == 0 || strncmp(W(j), "--rsh", 5) == 0)
+                sh_probe_args(cx, v, j);
             continue;
+        }
+        if (src_rm && last >= 0) {
+            int cls = sh_word_target(cx, v, last);
+            if (cls >= SH_T_SYSTEM) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(cls), "rsync --remove-source-files empties ",
+                           sh_target_phrase(cls), NULL, v->via);
+                return;
+            }
         }
         last = j;
         if (strchr(W(j), ':'))
@@ -954,8 +1142,119 @@ void sh_rule_destructive(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
+    if (sh_version_query(v))
+        return;
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                " opens a network connection that can send local data", NULL, v->via);
+    /* ssh HOST 'CMD', ssh HOST sudo reboot: the remote command */
+    sh_probe_args(cx, v, v->i + 1);
+}
+
+/* Disk tools whose named verbs or options wipe, format or re-partition. */
+void sh_rule_disk_verbs(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const struct { const char *prog; const char *const verbs[8]; } tools[] = {
+        { "badblocks", { "-w", NULL } },
+        { "cryptsetup", { "luksformat", "erase", "lukserase", "reencrypt", "format", NULL } },
+        { "flashrom", { "-w", "--write", "-e", "--erase", NULL } },
+        { "hdparm", { "--security-erase", "--security-erase-enhanced", "--trim-sector-ranges",
+                      "--write-sector", "--make-bad-sector", "--dco-restore", NULL } },
+        { "mdadm", { "--zero-superblock", "--create", "-c", NULL } },
+        { "nvme", { "format", "sanitize", "write-zeroes", "delete-ns", "detach-ns", NULL } },
+        { "zfs", { "destroy", NULL } },
+        { "zpool", { "create", "destroy", "labelclear", NULL } },
+    };
+    for (size_t k = 0; k < sizeof tools / sizeof *tools; k++) {
+        if (strcmp(tools[k].prog, p->name) != 0)
+            continue;
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = W(j);
+            for (const char *const *vb = tools[k].verbs; *vb; vb++)
+                if (strcasecmp(t, *vb) == 0 ||
+                    ((*vb)[0] == '-' && (*vb)[1] != '-' && t[0] == '-' && t[1] != '-' &&
+                     strchr(t + 1, (*vb)[1]))) {
+                    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.disk_format", p->name, " ", t, v->via);
+                    return;
+                }
+        }
+    }
+    if (sh_version_query(v))
+        return;
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.disk_tool", p->name, " manages disks", NULL, v->via);
+}
+
+/* rimraf, srm, wipe, trash-put, cmake -E remove_directory: recursive by
+ * nature, whatever the options say. */
+void sh_rule_rmtree(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int worst = -1;
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (is_opt(v, j))
+            continue;
+        int cls = sh_word_target(cx, v, j);
+        worst = cls > worst ? cls : worst;
+    }
+    if (worst >= SH_T_OPAQUE) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(worst), p->name, " deletes the tree of ",
+                   sh_target_phrase(worst), v->via);
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.rm_recursive", p->name, " deletes a directory tree",
+               NULL, v->via);
+}
+
+/* tar: listing (-t, --list) is read-only; --remove-files deletes what it
+ * archived; --to-command, -I, --checkpoint-action run programs. */
+void sh_rule_tar(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int list = 0, remove = 0, runs = 0, worst = -1;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-' && t[1] == '-') {
+            list |= strcmp(t, "--list") == 0;
+            remove |= strncmp(t, "--remove-files", 14) == 0;
+            runs |= strncmp(t, "--to-command", 12) == 0 || strncmp(t, "--use-compress", 14) == 0 ||
+                    strncmp(t, "--checkpoint-action", 19) == 0 || strncmp(t, "--rsh-command", 13) == 0 ||
+                    strncmp(t, "--info-script", 13) == 0 || strncmp(t, "--new-volume-script", 19) == 0;
+            continue;
+        }
+        if (t[0] == '-' || (j == v->i + 1 && strspn(t, "ctxrudvzjJfpPkKOSWlmaC") == strlen(t))) {
+            list |= strchr(t, 't') != NULL && !strpbrk(t, "cxru");
+            runs |= strchr(t, 'I') != NULL || strchr(t, 'F') != NULL;
+            continue;
+        }
+        int cls = sh_word_target(cx, v, j);
+        worst = cls > worst ? cls : worst;
+    }
+    if (remove && worst >= SH_T_SYSTEM) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(worst), "tar --remove-files deletes ",
+                   sh_target_phrase(worst), NULL, v->via);
+        return;
+    }
+    if (remove) {
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.delete", "tar --remove-files deletes what it archives",
+                   NULL, NULL, v->via);
+        return;
+    }
+    if (runs) {
+        unsafe_opt(cx, v, p, "an option that runs a program");
+        sh_probe_args(cx, v, v->i + 1);
+        return;
+    }
+    if (!list && !sh_version_query(v))
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " creates or extracts an archive",
+                   NULL, v->via);
+}
+
+void sh_rule_unzip(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "ltvZpz"))
+            return;
+    }
+    if (!sh_version_query(v))
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " extracts files", NULL, v->via);
 }
 
 /* ---- Windows shells ---------------------------------------------------------- */
@@ -965,7 +1264,7 @@ void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
 static const char *win_scan(const char *s, size_t n)
 {
     char tok[8][48];
-    int nt = 0;
+    int nt = 0, piped = 0;
     size_t i = 0;
     const char *crit = NULL;
     while (i <= n && !crit) {
@@ -977,16 +1276,29 @@ static const char *win_scan(const char *s, size_t n)
             if (f < nt) {
                 const char *cmd = tok[f];
                 int rec = 0, root = 0, reg = 0, del = 0;
+                int fetch = 0, runas = 0;
                 for (int k = f + 1; k < nt; k++) {
                     rec |= strcmp(tok[k], "/s") == 0 || strncmp(tok[k], "-r", 2) == 0;
-                    root |= sh_is_drive_root(tok[k], strlen(tok[k])) || strcmp(tok[k], "/") == 0;
+                    root |= sh_is_drive_root(tok[k], strlen(tok[k])) || strcmp(tok[k], "/") == 0 ||
+                            sh_is_windows_critical(tok[k], strlen(tok[k])) || strcmp(tok[k], "~") == 0;
+                    fetch |= strncmp(tok[k], "irm", 3) == 0 || strncmp(tok[k], "iwr", 3) == 0 ||
+                             strstr(tok[k], "downloadstring") != NULL || strncmp(tok[k], "invoke-web", 10) == 0 ||
+                             strncmp(tok[k], "invoke-rest", 11) == 0 || strstr(tok[k], "webclient") != NULL;
+                    runas |= strcmp(tok[k], "runas") == 0;
                     reg |= strncmp(tok[k], "hklm", 4) == 0 || strncmp(tok[k], "hkcu", 4) == 0 ||
                            strncmp(tok[k], "registry::", 10) == 0;
                     del |= strcmp(tok[k], "delete") == 0;
                 }
                 if ((strcmp(cmd, "rd") == 0 || strcmp(cmd, "rmdir") == 0 || strcmp(cmd, "rm") == 0 ||
-                     strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0) && rec && root)
+                     strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0 || strcmp(cmd, "del") == 0) &&
+                    rec && (root || piped))
                     crit = "deletes a drive root";
+                else if ((strcmp(cmd, "iex") == 0 || strcmp(cmd, "invoke-expression") == 0) && (fetch || nt == f + 1))
+                    crit = "runs text downloaded or built at run time (iex)";
+                else if (strcmp(cmd, "start-process") == 0 &&
+                         (runas || (nt > f + 1 && (strcmp(tok[f + 1], "sudo") == 0 || strcmp(tok[f + 1], "doas") == 0 ||
+                                                   strcmp(tok[f + 1], "gsudo") == 0))))
+                    crit = "starts a program elevated (-Verb RunAs)";
                 else if ((strcmp(cmd, "del") == 0 || strcmp(cmd, "erase") == 0) && root)
                     crit = "deletes the files of a drive root";
                 else if (strcmp(cmd, "format") == 0 && nt > f + 1 && tok[f + 1][1] == ':')
@@ -999,6 +1311,7 @@ static const char *win_scan(const char *s, size_t n)
                          (strcmp(cmd, "remove-item") == 0 && reg))
                     crit = "deletes registry keys";
             }
+            piped = i < n && s[i] == '|';
             nt = 0;
             if (i == n)
                 break;
@@ -1012,7 +1325,7 @@ static const char *win_scan(const char *s, size_t n)
             i++;
         size_t k = 0;
         while (i < n && !strchr(" \t\"';&|\n(){}", s[i])) {
-            if (k + 1 < sizeof tok[0])
+            if (k + 1 < sizeof tok[0] && s[i] != '^')     /* cmd's escape: r^d is rd */
                 tok[nt][k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
             i++;
         }
@@ -1030,12 +1343,23 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     size_t len;
     uint32_t mark;
+    int script = 0;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
-        if (strncasecmp(t, "-e", 2) == 0 && strncasecmp(t, "-ex", 3) != 0) {
+        size_t dash = (t[0] == '-' || t[0] == '/') ? 1
+                    : ((unsigned char)t[0] == 0xe2 && (unsigned char)t[1] == 0x80 &&
+                       (unsigned char)t[2] >= 0x90 && (unsigned char)t[2] <= 0x95) ? 3 : 0;
+        if (dash && (t[dash] | 32) == 'e' && (t[dash + 1] | 32) != 'x' && (t[dash + 1] | 32) != 'p') {
             unseen(cx, v, p->name, " runs an encoded command it cannot see");
             return;
         }
+        if (!dash || strcmp(t, "-") == 0 || (dash && (t[dash] | 32) == 'c' && j + 1 < v->end &&
+                                             strcmp(W(j + 1), "-") != 0))
+            script |= strcmp(t, "-") != 0;
+    }
+    if (v->c->piped_in && !script) {
+        unseen(cx, v, p->name, " runs commands piped in from another program");
+        return;
     }
     char *buf = join_scratch(cx, v, v->i + 1, v->end, &len, &mark);
     if (!buf) {
@@ -1056,17 +1380,59 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
                " runs a Windows script the shell model does not analyse", NULL, v->via);
 }
 
+/* Windows administration tools that delete backups and boot entries or
+ * take over system folders. */
+void sh_rule_win_admin(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int del = 0, sys = 0, grant = 0, import = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        del |= strcasecmp(t, "delete") == 0 || strcasecmp(t, "/delete") == 0 ||
+               strcasecmp(t, "/deletevalue") == 0 || strcasecmp(t, "resize") == 0;
+        grant |= strcasecmp(t, "/grant") == 0 || strcasecmp(t, "/r") == 0 || strcasecmp(t, "/t") == 0 ||
+                 strcasecmp(t, "/reset") == 0 || strcasecmp(t, "/setowner") == 0;
+        import |= strcasecmp(t, "/s") == 0 || (t[0] != '/' && t[0] != '-');
+        if (win_critical(cx, v, j))
+            sys = 1;
+    }
+    int crit = 0;
+    if (strcmp(p->name, "vssadmin") == 0 || strcmp(p->name, "wmic") == 0 || strcmp(p->name, "bcdedit") == 0)
+        crit = del;
+    else if (strcmp(p->name, "takeown") == 0 || strcmp(p->name, "icacls") == 0)
+        crit = sys && grant;
+    else if (strcmp(p->name, "regedit") == 0)
+        crit = import;
+    else if (strcmp(p->name, "remove-itemproperty") == 0)
+        crit = 1;
+    if (crit) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, strcmp(p->name, "regedit") == 0 || p->name[0] == 'r'
+                   ? "critical.registry_delete" : "critical.windows_drive_delete",
+                   p->name, " deletes backups, boot entries or registry keys, or takes over system folders",
+                   NULL, v->via);
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.windows_shell", p->name, " administers Windows", NULL, v->via);
+}
+
 /* ---- read-only programs whose options matter ------------------------------- */
 
-static void unsafe_opt(sh_ctx *cx, const sh_view *v, const sh_program *p, const char *opt)
+
+/* ~ and $HOME are the home directory, known; any other marker is not. */
+static int home_only(const sh_view *v, int j)
 {
-    sh_verdict(cx, WG_SHELL_RISKY, "bash.unsafe_option", p->name, " with ", opt, v->via);
+    if (FL(j) & (SH_W_OPAQUE & ~SH_W_EXP) || (FL(j) & (SH_W_GLOB | SH_W_BRACE)))
+        return 0;
+    const char *t = W(j);
+    for (size_t k = 0; k + 1 < v->c->w[j].len; k++)
+        if (t[k] == SH_MARK && t[k + 1] != SH_K_HOME)
+            return 0;
+    return 1;
 }
 
 static int opaque_args(const sh_view *v)
 {
     for (int j = v->i + 1; j < v->end; j++)
-        if (FL(j) & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE))
+        if ((FL(j) & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE)) && !home_only(v, j))
             return 1;
     return 0;
 }
@@ -1081,7 +1447,9 @@ static void check_args_visible(sh_ctx *cx, const sh_view *v, const sh_program *p
 
 void sh_rule_find(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    int j = v->i + 1, worst = -1, del = 0, exec = 0;
+    int j = v->i + 1, worst = -1, del = 0, exec = 0, secret = 0;
+    if (j < v->end && strcmp(W(j), "--") == 0)
+        j++;
     while (j < v->end && (strcmp(W(j), "-H") == 0 || strcmp(W(j), "-L") == 0 ||
                           strcmp(W(j), "-P") == 0 || strncmp(W(j), "-O", 2) == 0 ||
                           strcmp(W(j), "-D") == 0))
@@ -1093,10 +1461,14 @@ void sh_rule_find(sh_ctx *cx, const sh_view *v, const sh_program *p)
         int cls = sh_word_target(cx, v, j);
         if (cls > worst)
             worst = cls;
+        secret |= sh_secret_path(t, v->c->w[j].len) != NULL;
         j++;
     }
     if (worst < 0)
         worst = sh_target_class(".", 1, cx->cwd);
+    for (int k = j; k + 1 < v->end; k++)
+        if (strcmp(W(k), "-name") == 0 || strcmp(W(k), "-iname") == 0 || strcmp(W(k), "-path") == 0)
+            secret |= sh_secret_path(W(k + 1), v->c->w[k + 1].len) != NULL;
     for (int k = j; k < v->end; k++) {
         const char *t = W(k);
         if (strcmp(t, "-delete") == 0) {
@@ -1111,9 +1483,14 @@ void sh_rule_find(sh_ctx *cx, const sh_view *v, const sh_program *p)
             sub.end = m;
             sub.placeholder = worst;
             sub.hidden_args = 0;
+            sub.tree = 1;
             sub.via = "via find -exec";
             if (sub.i < sub.end)
                 sh_analyze_view(cx, &sub);
+            const sh_program *ep = sub.i < sub.end ? sh_program_lookup(W(sub.i), v->c->w[sub.i].len) : NULL;
+            if (secret && ep && ep->cls == SH_P_SAFE)
+                sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", "find -exec ", W(sub.i),
+                           " prints credential files", v->via);
             exec = 1;
             k = m;
         } else if (strncmp(t, "-fprint", 7) == 0 || strcmp(t, "-fls") == 0) {
@@ -1130,7 +1507,9 @@ void sh_rule_find(sh_ctx *cx, const sh_view *v, const sh_program *p)
             sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.find_delete", "find -delete deletes files",
                        NULL, NULL, v->via);
     }
-    if (exec)
+    if (v->c->piped_out)
+        cx->feed_tree = worst;          /* find ~ | xargs rm */
+    if (exec && cx->out->cls > WG_SHELL_SAFE)
         sh_verdict(cx, WG_SHELL_RISKY, "bash.find_exec", "find -exec runs a command for every file",
                    NULL, NULL, v->via);
     check_args_visible(cx, v, p);
@@ -1138,6 +1517,24 @@ void sh_rule_find(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_fd(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
+    int operands = 0, worst = SH_T_PROJECT;
+    for (int k = v->i + 1; k < v->end; k++) {
+        const char *t = W(k);
+        if (t[0] == '-') {
+            if (strcmp(t, "-x") == 0 || strcmp(t, "-X") == 0 || strcmp(t, "--exec") == 0 ||
+                strcmp(t, "--exec-batch") == 0)
+                break;
+            if ((strcmp(t, "-e") == 0 || strcmp(t, "-t") == 0 || strcmp(t, "-d") == 0 ||
+                 strcmp(t, "-E") == 0 || strcmp(t, "--extension") == 0 || strcmp(t, "--type") == 0) &&
+                k + 1 < v->end)
+                k++;
+            continue;
+        }
+        if (operands++ > 0) {           /* the pattern, then the paths searched */
+            int cls = sh_word_target(cx, v, k);
+            worst = cls > worst ? cls : worst;
+        }
+    }
     for (int k = v->i + 1; k < v->end; k++) {
         const char *t = W(k);
         if (strcmp(t, "-x") == 0 || strcmp(t, "-X") == 0 || strcmp(t, "--exec") == 0 ||
@@ -1148,12 +1545,11 @@ void sh_rule_fd(sh_ctx *cx, const sh_view *v, const sh_program *p)
             sh_view sub = *v;
             sub.i = k + 1;
             sub.end = m;
-            sub.placeholder = SH_T_PROJECT;
+            sub.placeholder = worst;
+            sub.tree = 1;
             sub.via = "via fd --exec";
             if (sub.i < sub.end)
                 sh_analyze_view(cx, &sub);
-            sh_verdict(cx, WG_SHELL_RISKY, "bash.find_exec", "fd --exec runs a command for every file",
-                       NULL, NULL, v->via);
             return;
         }
     }
@@ -1244,9 +1640,31 @@ static int sed_script_ok(const char *s)
     return 1;
 }
 
+/* A sed script's w FILE (or s///w FILE) onto a raw disk. */
+static int sed_writes_disk(const char *s, size_t n)
+{
+    for (const char *q = s; (q = memchr(q, 'w', n - (size_t)(q - s))) != NULL; q++) {
+        const char *f = q + 1;
+        while (f < s + n && (*f == ' ' || *f == '\t'))
+            f++;
+        size_t len = strcspn(f, "\n;}");
+        if (len > (size_t)(s + n - f))
+            len = (size_t)(s + n - f);
+        if (len > 5 && sh_is_raw_disk(f, len))
+            return 1;
+    }
+    return 0;
+}
+
 void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int script_given = 0;
+    for (int j = v->i + 1; j < v->end; j++)
+        if (sed_writes_disk(W(j), v->c->w[j].len)) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", "sed ", "writes to a raw disk (w)",
+                       NULL, v->via);
+            return;
+        }
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (FL(j) & SH_W_OPAQUE) {
@@ -1334,6 +1752,12 @@ void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
     const char *prog = W(j);
     if (code_signal(cx, v, p->name, prog, v->c->w[j].len))
         return;
+    if (strstr(prog, "ENVIRON"))
+        env_dump(cx, v, p->name, " prints environment variables (ENVIRON)");
+    if (strstr(prog, "system") && v->c->piped_in && strchr(prog, '$')) {
+        unseen(cx, v, p->name, " runs lines piped in from another program (system($0))");
+        return;
+    }
     if ((FL(j) & SH_W_OPAQUE) || strstr(prog, "system") || strchr(prog, '|') ||
         strchr(prog, '>') || strstr(prog, "getline") || strchr(prog, '@')) {
         unsafe_opt(cx, v, p, "a program that can write files or run commands");
@@ -1406,8 +1830,19 @@ void sh_rule_forbid(sh_ctx *cx, const sh_view *v, const sh_program *p)
         { "xxd", "-r" }, { "xxd", "-revert" },
         { "history", "-c" }, { "history", "-d" }, { "history", "-w" }, { "history", "-a" },
     };
+    int operands = 0;
+    for (int j = v->i + 1; j < v->end; j++)
+        operands += W(j)[0] != '-' && (j == v->i + 1 || W(j - 1)[0] != '-' || W(j - 1)[2] || !strchr("cglos", W(j - 1)[1]));
+    if (strcmp(p->name, "xxd") == 0 && operands >= 2) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", "xxd writes its second operand", NULL, NULL, v->via);
+        return;
+    }
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
+        if (strcmp(p->name, "yq") == 0 && (strcmp(t, "-i") == 0 || strncmp(t, "--inplace", 9) == 0)) {
+            unsafe_opt(cx, v, p, t);
+            return;
+        }
         for (size_t k = 0; k < sizeof forbid / sizeof *forbid; k++) {
             if (strcmp(forbid[k].prog, p->name) != 0)
                 continue;
@@ -1457,7 +1892,9 @@ void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p)
     int cls = sh_word_target(cx, v, j);
     if (cls == SH_T_OPAQUE)
         cx->cwd = (FL(j) & SH_W_QUOTED) ? SH_CWD_OPAQUE : SH_CWD_HOME;  /* cd $EMPTY goes home */
-    else if (cls == SH_T_ROOT || cls == SH_T_SYSTEM)
+    else if (cls == SH_T_SYSTEM)
+        cx->cwd = sh_cwd_after_cd(W(j), v->c->w[j].len, cls);
+    else if (cls == SH_T_ROOT)
         cx->cwd = SH_CWD_ROOT;
     else if (cls == SH_T_HOME)
         cx->cwd = SH_CWD_HOME;
@@ -1467,10 +1904,23 @@ void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 void sh_rule_declare(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    (void)p;
-    for (int j = v->i + 1; j < v->end; j++)
-        if (sh_assignment_name(v->c, j))
+    int operands = 0, print = 0, arith = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-' && t[1]) {
+            print |= strpbrk(t + 1, "px") != NULL;
+            arith |= strchr(t + 1, 'i') != NULL;
+            continue;
+        }
+        operands++;
+        if (sh_assignment_name(v->c, j)) {
             sh_check_assignment(cx, v, j);
+            if (arith)
+                sh_arith_text(cx, t, v->c->w[j].len);   /* declare -i n='$(...)' evaluates it */
+        }
+    }
+    if (!operands && (print || v->end - v->i == 1) && strcmp(p->name, "local") != 0)
+        env_dump(cx, v, p->name, " prints every variable with its value");
 }
 
 /* ---- network ----------------------------------------------------------------- */
@@ -1514,11 +1964,17 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int wget = strcmp(p->name, "wget") == 0;
     int head = 0, data = 0, write = !wget ? 0 : 1, other = 0, method_write = 0, opaque = 0;
-    const char *data_opt = NULL;
+    const char *data_opt = NULL, *scheme = NULL;
+    if (sh_version_query(v))
+        return;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (FL(j) & SH_W_OPAQUE)
             opaque = 1;
+        const char *colon = strstr(t, "://");
+        if (colon && !(colon - t == 4 && strncasecmp(t, "http", 4) == 0) &&
+            !(colon - t == 5 && strncasecmp(t, "https", 5) == 0) && t[0] != '-')
+            scheme = t;
         if (t[0] != '-' || !t[1])
             continue;
         const netopt *o = NULL;
@@ -1573,6 +2029,15 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
         case K_DATA: data = 1; break;
         case K_WRITE:
             write = !(arg && (strcmp(arg, "-") == 0 || strcmp(arg, "/dev/null") == 0));
+            if (arg && sh_is_raw_disk(arg, strlen(arg))) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", p->name,
+                           " downloads onto the raw disk ", arg, v->via);
+                return;
+            }
+            if (arg && sh_check_persist_write(cx, v, arg, strlen(arg), p->name, 0))
+                return;
+            if (arg && write)
+                sh_file_written(cx, arg, strlen(arg), NULL, -1);
             break;
         case K_METHOD:
             if (arg && strcasecmp(arg, "GET") != 0 && strcasecmp(arg, "HEAD") != 0)
@@ -1581,6 +2046,11 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
         case K_OTHER: other = 1; break;
         default: break;
         }
+    }
+    if (scheme && !data) {
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
+                   " uses a URL scheme other than http(s) (file:, gopher:, dict:, ...): ", scheme, v->via);
+        return;
     }
     if (data) {
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.exfiltration", p->name,
@@ -1641,7 +2111,7 @@ static void git_push(sh_ctx *cx, const sh_view *v, int j)
             if (t[1] == '-') {
                 if (strncmp(t, "--force", 7) == 0 && strncmp(t, "--force-if-includes", 19) != 0)
                     force = 1;
-                del |= strcmp(t, "--delete") == 0;
+                del |= strcmp(t, "--delete") == 0 || strcmp(t, "--prune") == 0;
                 mirror |= strcmp(t, "--mirror") == 0;
                 all |= strcmp(t, "--all") == 0 || strcmp(t, "--branches") == 0;
                 if (in_set(t, argopts))
@@ -1670,8 +2140,10 @@ static void git_push(sh_ctx *cx, const sh_view *v, int j)
         const char *colon = strrchr(r, ':');
         const char *dst = colon ? colon + 1 : r;
         int rdel = colon && colon == r;
-        if (strcasecmp(dst, "HEAD") == 0)
-            unseen_ref = 1;
+        if (plus)
+            force = 1;                  /* +REF force-pushes REF */
+        if (strcasecmp(dst, "HEAD") == 0 || (FL(j) & (SH_W_GLOB | SH_W_BRACE)) || strchr(dst, '*'))
+            unseen_ref = 1;             /* HEAD, refs/heads/star: main may be among them */
         if (protected_branch(dst, strlen(dst))) {
             if (plus)
                 force = 1;
@@ -1703,7 +2175,7 @@ static void git_push(sh_ctx *cx, const sh_view *v, int j)
                NULL, NULL, v->via);
 }
 
-typedef enum { G_READ, G_LISTING, G_RISKY, G_DESTRUCTIVE, G_PUSH } git_kind;
+typedef enum { G_READ, G_LISTING, G_RISKY, G_DESTRUCTIVE, G_PUSH, G_VERBS } git_kind;
 
 typedef struct {
     const char *sub;
@@ -1720,28 +2192,39 @@ static const char *const F_tag[] = { "-d", "-a", "-s", "-u", "-m", "-F", "-f", "
                                      "--annotate", "--sign", "--message", "--file", "--force", NULL };
 static const char *const F_remote[] = { "add", "remove", "rm", "rename", "set-url", "set-head",
                                         "prune", "update", "set-branches", NULL };
+/* G_VERBS: the read-only second words */
+static const char *const V_worktree[] = { "list", NULL };
+static const char *const V_submodule[] = { "status", "summary", NULL };
+static const char *const V_bisect[] = { "log", "visualize", "view", NULL };
+static const char *const V_notes[] = { "list", "show", NULL };
 static const char *const F_stash[] = { "push", "save", "pop", "apply", "drop", "clear",
                                        "create", "store", "branch", NULL };
 
 static const git_sub git_subs[] = {
-    { "add", G_RISKY, NULL }, { "blame", G_READ, NULL }, { "branch", G_LISTING, F_branch },
-    { "cat-file", G_READ, NULL }, { "check-ignore", G_READ, NULL },
-    { "checkout", G_RISKY, NULL }, { "cherry-pick", G_DESTRUCTIVE, NULL },
+    { "add", G_RISKY, NULL }, { "annotate", G_READ, NULL }, { "bisect", G_VERBS, V_bisect },
+    { "blame", G_READ, NULL }, { "branch", G_LISTING, F_branch },
+    { "cat-file", G_READ, NULL }, { "check-attr", G_READ, NULL }, { "check-ignore", G_READ, NULL },
+    { "check-ref-format", G_READ, NULL }, { "checkout", G_RISKY, NULL }, { "cherry", G_READ, NULL },
+    { "cherry-pick", G_DESTRUCTIVE, NULL },
     { "clean", G_DESTRUCTIVE, NULL }, { "clone", G_RISKY, NULL }, { "commit", G_RISKY, NULL },
     { "config", G_LISTING, NULL }, { "count-objects", G_READ, NULL }, { "describe", G_READ, NULL },
-    { "diff", G_READ, NULL }, { "fetch", G_RISKY, NULL }, { "filter-branch", G_DESTRUCTIVE, NULL },
-    { "for-each-ref", G_READ, NULL }, { "gc", G_RISKY, NULL }, { "grep", G_READ, NULL },
+    { "diff", G_READ, NULL }, { "diff-files", G_READ, NULL }, { "diff-index", G_READ, NULL },
+    { "diff-tree", G_READ, NULL }, { "fetch", G_RISKY, NULL }, { "filter-branch", G_DESTRUCTIVE, NULL },
+    { "for-each-ref", G_READ, NULL }, { "fsck", G_READ, NULL }, { "gc", G_RISKY, NULL },
+    { "grep", G_READ, NULL },
     { "help", G_READ, NULL }, { "log", G_READ, NULL }, { "ls-files", G_READ, NULL },
     { "ls-remote", G_READ, NULL }, { "ls-tree", G_READ, NULL }, { "merge", G_DESTRUCTIVE, NULL },
-    { "merge-base", G_READ, NULL }, { "name-rev", G_READ, NULL }, { "pull", G_RISKY, NULL },
-    { "push", G_PUSH, NULL }, { "rebase", G_DESTRUCTIVE, NULL }, { "reflog", G_LISTING, NULL },
+    { "merge-base", G_READ, NULL }, { "name-rev", G_READ, NULL }, { "notes", G_VERBS, V_notes },
+    { "pull", G_RISKY, NULL }, { "push", G_PUSH, NULL }, { "range-diff", G_READ, NULL },
+    { "rebase", G_DESTRUCTIVE, NULL }, { "reflog", G_LISTING, NULL },
     { "remote", G_LISTING, F_remote }, { "reset", G_DESTRUCTIVE, NULL },
     { "restore", G_DESTRUCTIVE, NULL }, { "rev-list", G_READ, NULL }, { "rev-parse", G_READ, NULL },
     { "revert", G_RISKY, NULL }, { "rm", G_RISKY, NULL }, { "shortlog", G_READ, NULL },
     { "show", G_READ, NULL }, { "show-branch", G_READ, NULL }, { "show-ref", G_READ, NULL },
-    { "stash", G_LISTING, F_stash }, { "status", G_READ, NULL }, { "switch", G_RISKY, NULL },
-    { "tag", G_LISTING, F_tag }, { "update-ref", G_DESTRUCTIVE, NULL }, { "version", G_READ, NULL },
-    { "whatchanged", G_READ, NULL }, { "worktree", G_RISKY, NULL },
+    { "stash", G_LISTING, F_stash }, { "status", G_READ, NULL }, { "submodule", G_VERBS, V_submodule },
+    { "switch", G_RISKY, NULL }, { "tag", G_LISTING, F_tag }, { "update-ref", G_DESTRUCTIVE, NULL },
+    { "var", G_READ, NULL }, { "verify-commit", G_READ, NULL }, { "verify-tag", G_READ, NULL },
+    { "version", G_READ, NULL }, { "whatchanged", G_READ, NULL }, { "worktree", G_VERBS, V_worktree },
 };
 
 /* Options that make a read-only git command write or run programs. */
@@ -1764,6 +2247,18 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             if (strncmp(W(k), "--get", 5) == 0 || strcmp(W(k), "--list") == 0 ||
                 strcmp(W(k), "-l") == 0)
                 return;
+        int unset = 0;
+        for (int k = j; k < v->end; k++) {
+            unset |= strncmp(W(k), "--unset", 7) == 0 || strncmp(W(k), "--remove", 8) == 0;
+            if (W(k)[0] == '-')
+                continue;
+            if (!unset && k + 1 < v->end && sh_git_exec_key(W(k), v->c->w[k].len)) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", "git config ", W(k),
+                           " sets a program git runs later", v->via);
+                return;
+            }
+            break;
+        }
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git config ", "changes settings", NULL, v->via);
         return;
     }
@@ -1813,9 +2308,19 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
 void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     (void)p;
-    int j = v->i + 1;
+    int j = v->i + 1, cdir = -1;
+    const char *alias = NULL, *alias_val = NULL;
+    size_t alias_len = 0;
     while (j < v->end && W(j)[0] == '-') {
         const char *t = W(j);
+        if (strcmp(t, "-C") == 0 && j + 1 < v->end)
+            cdir = sh_word_target(cx, v, j + 1);
+        if (strcmp(t, "-c") == 0 && j + 1 < v->end && strncasecmp(W(j + 1), "alias.", 6) == 0 &&
+            strchr(W(j + 1), '=') && strchr(W(j + 1), '=')[1] != '!') {
+            alias = W(j + 1) + 6;       /* -c alias.p='push --force origin main' */
+            alias_len = (size_t)(strchr(W(j + 1), '=') - alias);
+            alias_val = strchr(W(j + 1), '=') + 1;
+        }
         if (strcmp(t, "-c") == 0 || strncmp(t, "--config-env", 12) == 0 ||
             strncmp(t, "--exec-path=", 12) == 0) {
             sh_verdict(cx, WG_SHELL_RISKY, "bash.git_config_override",
@@ -1824,7 +2329,7 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 /* alias.x=!cmd, core.pager=cmd, core.sshCommand=cmd ... run
                  * shell text: read it */
                 const char *kv = W(j + 1), *eq = strchr(kv, '=');
-                if (eq && !(FL(j + 1) & SH_W_OPAQUE)) {
+                if (eq && !(FL(j + 1) & SH_W_OPAQUE) && !(alias && alias_val == eq + 1)) {
                     const char *val = eq[1] == '!' ? eq + 2 : eq + 1;
                     run_script(cx, val, strlen(val), "inside git -c");
                 } else if (FL(j + 1) & SH_W_OPAQUE) {
@@ -1845,6 +2350,24 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
         return;
     }
     const char *sub = W(j);
+    if (alias && strlen(sub) == alias_len && strncmp(sub, alias, alias_len) == 0) {
+        /* the alias runs git with its value, then the rest of the command */
+        size_t rest = 0, vl = strlen(alias_val);
+        if (j + 1 < v->end)
+            rest = v->c->w[v->end - 1].raw_off + v->c->w[v->end - 1].raw_len - v->c->w[j + 1].raw_off;
+        uint32_t mark;
+        char *buf = sh_scratch(cx, vl + rest + 8, &mark);
+        if (buf) {
+            memcpy(buf, "git ", 4);
+            memcpy(buf + 4, alias_val, vl);
+            buf[4 + vl] = ' ';
+            if (rest)
+                memcpy(buf + 5 + vl, v->c->src + v->c->w[j + 1].raw_off, rest);
+            run_script(cx, buf, 5 + vl + rest, "through a git alias");
+            sh_scratch_release(cx, mark);
+        }
+        return;
+    }
     const git_sub *g = NULL;
     size_t lo = 0, hi = sizeof git_subs / sizeof *git_subs;
     while (lo < hi) {                   /* git_subs is sorted */
@@ -1862,6 +2385,7 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (!g) {
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " is not a known read-only git command",
                    v->via);
+        sh_probe_args(cx, v, j + 1);    /* git difftool -x 'CMD', git bisect run CMD */
         return;
     }
     j++;
@@ -1869,7 +2393,32 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     case G_PUSH:
         git_push(cx, v, j);
         return;
+    case G_VERBS:
+        if (j < v->end && in_set(W(j), g->forbid))
+            return;
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " changes the repository", v->via);
+        return;
     case G_DESTRUCTIVE:
+        if (strcmp(sub, "clean") == 0) {
+            int dry = 0, worst = cdir >= 0 ? cdir
+                              : cx->cwd == SH_CWD_ROOT ? SH_T_ROOT : cx->cwd == SH_CWD_HOME ? SH_T_HOME : -1;
+            for (int k = j; k < v->end; k++) {
+                const char *t = W(k);
+                if (t[0] == '-') {
+                    dry |= strcmp(t, "--dry-run") == 0 || (t[1] != '-' && strchr(t + 1, 'n'));
+                    continue;
+                }
+                int cls = sh_word_target(cx, v, k);
+                worst = cls > worst ? cls : worst;
+            }
+            if (dry)
+                return;
+            if (worst >= SH_T_SYSTEM) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(worst), "git clean deletes the untracked files of ",
+                           sh_target_phrase(worst), NULL, v->via);
+                return;
+            }
+        }
         if (strcmp(sub, "reset") == 0) {
             int hard = 0;
             for (int k = j; k < v->end; k++)
@@ -1905,6 +2454,16 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 sh_verdict(cx, WG_SHELL_RISKY, "bash.unchecked_args", "git ", sub,
                            " gets arguments from a command substitution", v->via);
                 return;
+            }
+        }
+        if (strcmp(sub, "show") == 0 || strcmp(sub, "cat-file") == 0 || strcmp(sub, "diff") == 0 ||
+            strcmp(sub, "grep") == 0 || strcmp(sub, "blame") == 0 || strcmp(sub, "log") == 0) {
+            for (int k = j; k < v->end; k++) {
+                const char *t = W(k), *colon = strchr(t, ':');
+                if (colon && colon[1])
+                    sh_check_secret_path(cx, v, "git show", colon + 1, strlen(colon + 1));
+                else if (t[0] != '-')
+                    sh_check_secret_path(cx, v, "git", t, v->c->w[k].len);
             }
         }
         if (g->kind == G_LISTING)

@@ -9,8 +9,8 @@
  * safe. Pure table lookups over the normalized word text, where ~ and $HOME
  * are a marker byte followed by 'H', so "~/.ssh/x" contains "/.ssh/". */
 #include "core/shell_internal.h"
+#include "core/shell_rules.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,8 +22,18 @@ typedef struct {
     const char *what;
 } secret_row;
 
-static const secret_row secret_rows[] = {
+/* Paths anywhere in the word (needles start with "/"). */
+static const secret_row anywhere_rows[] = {
     { AT_ANYWHERE,     "/.ssh/",                "an SSH key or config" },
+    { AT_ANYWHERE,     "/.aws/",                "AWS credentials" },
+    { AT_ANYWHERE,     "/.azure/",              "Azure tokens" },
+    { AT_ANYWHERE,     "/.config/gcloud/",      "Google Cloud credentials" },
+    { AT_ANYWHERE,     "/.config/op/",          "1Password CLI state" },
+    { AT_ANYWHERE,     "/.terraform.d/credentials", "Terraform Cloud tokens" },
+    { AT_ANYWHERE,     "/.docker/",             "Docker registry credentials" },
+    { AT_ANYWHERE,     "/.kube/",               "a Kubernetes credential" },
+    { AT_ANYWHERE,     "/.config/gh/",          "a GitHub CLI token" },
+    { AT_ANYWHERE,     "/environ",              "a process environment (tokens and keys)" },
     { AT_ANYWHERE,     "/.gnupg/",              "a GnuPG key" },
     { AT_ANYWHERE,     "/.aws/credentials",     "AWS credentials" },
     { AT_ANYWHERE,     "/.kube/config",         "a Kubernetes credential" },
@@ -32,6 +42,9 @@ static const secret_row secret_rows[] = {
     { AT_ANYWHERE,     "/.waggle/",             "waggle's own vault key or API tokens" },
     { AT_ANYWHERE,     "/etc/shadow",           "the system password hashes" },
     { AT_ANYWHERE,     "/etc/gshadow",          "the system password hashes" },
+};
+/* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
+static const secret_row name_rows[] = {
     { BASENAME_IS,     ".env",                  "an environment file with secrets" },
     { BASENAME_PREFIX, ".env.",                 "an environment file with secrets" },
     { BASENAME_IS,     ".netrc",                "stored login passwords" },
@@ -46,17 +59,53 @@ static const secret_row secret_rows[] = {
     { BASENAME_IS,     "vault.key",             "a vault key" },
     { BASENAME_IS,     "api-token",             "an API token" },
     { BASENAME_IS,     "admin-token",           "an admin token" },
+    { BASENAME_IS,     ".envrc",                "an environment file with secrets" },
+    { BASENAME_IS,     ".my.cnf",               "stored MySQL passwords" },
+    { BASENAME_IS,     ".vault-token",          "a Vault token" },
+    { BASENAME_IS,     ".bash_history",         "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".zsh_history",          "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".sh_history",           "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".history",              "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".python_history",       "interpreter history" },
+    { BASENAME_IS,     ".psql_history",         "database history" },
+    { BASENAME_IS,     ".mysql_history",        "database history" },
+    { BASENAME_IS,     ".netrc",                "stored login passwords" },
+    { BASENAME_IS,     "credentials.json",      "stored credentials" },
+    { BASENAME_IS,     "credentials.db",        "stored credentials" },
+    { BASENAME_IS,     "credentials",           "stored credentials" },
+    { BASENAME_PREFIX, "service-account",       "a cloud service-account key" },
+    { BASENAME_PREFIX, "secrets.",              "a secrets file" },
+    { BASENAME_IS,     "master.key",            "an application master key" },
+    { BASENAME_IS,     "accessTokens.json",     "cloud access tokens" },
+    { BASENAME_IS,     "msal_token_cache.json", "cloud access tokens" },
+    { BASENAME_IS,     "application_default_credentials.json", "Google Cloud credentials" },
+};
+/* Basename suffixes (last byte in SUFFIX_LAST_BYTES). */
+static const secret_row suffix_rows[] = {
     { BASENAME_SUFFIX, ".key",                  "a private key" },
+    { BASENAME_SUFFIX, "_key",                  "a private key" },
+    { BASENAME_SUFFIX, ".pem",                  "a key or certificate bundle" },
+    { BASENAME_SUFFIX, ".p12",                  "a key store" },
+    { BASENAME_SUFFIX, ".pfx",                  "a key store" },
+    { BASENAME_SUFFIX, ".tfstate",              "Terraform state (secrets in plain text)" },
+    { BASENAME_SUFFIX, ".tfstate.backup",       "Terraform state (secrets in plain text)" },
 };
 
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
  * basename starting with anything else skips those rows (checked by the
  * assert in sh_secret_path whenever a row is tried). */
-#define NAME_FIRST_BYTES ".iva"
+#define NAME_FIRST_BYTES ".ivacsma"
+/* The last bytes of every BASENAME_SUFFIX needle. */
+#define SUFFIX_LAST_BYTES "ymp2xe"
 
 /* Environment-file templates are meant to be read. */
 static const char *const env_templates[] = {
     ".env.example", ".env.sample", ".env.template", ".env.dist", NULL,
+};
+
+/* Public files in ~/.ssh and ~/.aws: meant to be read. */
+static const char *const public_names[] = {
+    "known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2", NULL,
 };
 
 /* Programs that look at a path without printing its contents. */
@@ -78,46 +127,86 @@ static int row_matches(const secret_row *r, const char *t, size_t n, const char 
     size_t bn = n - (size_t)(base - t), k = strlen(r->needle);
     switch (r->at) {
     case AT_ANYWHERE:
-        /* "/.ssh/" also matches a relative ".ssh/..." at the start */
-        return memmem(t, n, r->needle, k) != NULL ||
-               (n >= k - 1 && memcmp(t, r->needle + 1, k - 1) == 0);
+        /* "/.ssh/" also matches a relative ".ssh/..." at the start, and a
+         * directory named at the end ("grep -r x ~/.ssh") */
+        if (memmem(t, n, r->needle, k) != NULL || (n >= k - 1 && memcmp(t, r->needle + 1, k - 1) == 0))
+            return 1;
+        return r->needle[k - 1] == '/' && n >= k - 1 && memcmp(t + n - (k - 1), r->needle, k - 1) == 0;
     case BASENAME_IS:
         return bn == k && memcmp(base, r->needle, k) == 0;
     case BASENAME_PREFIX:
         return bn >= k && memcmp(base, r->needle, k) == 0 && !in_list(base, env_templates);
     case BASENAME_SUFFIX:
-        return bn > k && memcmp(base + bn - k, r->needle, k) == 0;
+        return bn > k && memcmp(base + bn - k, r->needle, k) == 0 &&
+               !(bn >= 4 && memcmp(base + bn - 4, ".pub", 4) == 0);
     }
     return 0;
 }
 
 /* Cheap rejects first (this runs on every argument of every read-only
- * command): path rows need a "/." or "/etc/" somewhere or a leading '.';
- * name rows need the basename's first byte in NAME_FIRST_BYTES; the one
- * suffix row needs the suffix. */
+ * command): one pass over the word finds its basename and whether a path
+ * row can match (a "/." or "/e" in it, or a leading ".x"); name rows need
+ * the basename's first byte in NAME_FIRST_BYTES, suffix rows its last byte
+ * in SUFFIX_LAST_BYTES. Each kind has its own short table. */
+static int is_public(const char *base, size_t bn)
+{
+    return in_list(base, public_names) || (bn > 4 && memcmp(base + bn - 4, ".pub", 4) == 0);
+}
+
 const char *sh_secret_path(const char *t, size_t n)
 {
     if (n == 0)
         return NULL;
-    const char *slash = memrchr(t, '/', n);
-    const char *base = slash ? slash + 1 : t;
+    const char *base = t;
+    int pathy = t[0] == '.' && n > 1 && t[1] != '/' && t[1] != '.';
+    for (size_t i = 0; i + 1 < n; i++)
+        if (t[i] == '/') {
+            base = t + i + 1;
+            pathy |= t[i + 1] == '.' || t[i + 1] == 'e';
+        }
+    if (t[n - 1] == '/')
+        base = t + n;
     size_t bn = n - (size_t)(base - t);
-    int pathy = t[0] == '.' || (slash && (memmem(t, n, "/.", 2) || memmem(t, n, "/etc/", 5)));
-    int named = bn > 0 && strchr(NAME_FIRST_BYTES, base[0]) != NULL;
-    int keyish = bn > 4 && memcmp(base + bn - 4, ".key", 4) == 0;
-    if (!pathy && !named && !keyish)
+    if (pathy)
+        for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++)
+            if (row_matches(&anywhere_rows[i], t, n, base)) {
+                const char *nd = anywhere_rows[i].needle;
+                if ((nd[2] == 's' || nd[2] == 'a') && bn > 0 && is_public(base, bn))
+                    return NULL;        /* ~/.ssh/known_hosts, id_rsa.pub, ~/.aws/config */
+                return anywhere_rows[i].what;
+            }
+    if (bn == 0)
         return NULL;
-    for (size_t i = 0; i < sizeof secret_rows / sizeof secret_rows[0]; i++) {
-        const secret_row *r = &secret_rows[i];
-        assert(r->at == AT_ANYWHERE || r->at == BASENAME_SUFFIX ||
-               strchr(NAME_FIRST_BYTES, r->needle[0]) != NULL);
-        if (r->at == AT_ANYWHERE ? !pathy
-            : r->at == BASENAME_SUFFIX ? !keyish : !named || base[0] != r->needle[0])
-            continue;
-        if (row_matches(r, t, n, base))
-            return r->what;
-    }
+    if (strchr(NAME_FIRST_BYTES, base[0]))
+        for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++)
+            if (name_rows[i].needle[0] == base[0] && row_matches(&name_rows[i], t, n, base))
+                return name_rows[i].what;
+    if (bn > 3 && strchr(SUFFIX_LAST_BYTES, base[bn - 1]))
+        for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++)
+            if (row_matches(&suffix_rows[i], t, n, base))
+                return suffix_rows[i].what;
     return NULL;
+}
+
+int sh_secret_table_ok(void)
+{
+    for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++)
+        if ((name_rows[i].at != BASENAME_IS && name_rows[i].at != BASENAME_PREFIX) ||
+            !strchr(NAME_FIRST_BYTES, name_rows[i].needle[0]))
+            return 0;
+    for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++) {
+        size_t k = strlen(suffix_rows[i].needle);
+        if (suffix_rows[i].at != BASENAME_SUFFIX || k < 2 ||
+            !strchr(SUFFIX_LAST_BYTES, suffix_rows[i].needle[k - 1]))
+            return 0;
+    }
+    for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
+        const char *nd = anywhere_rows[i].needle;
+        /* a path row is tried only for words with "/." or "/e" (or ".x" first) */
+        if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' || (nd[1] != '.' && nd[1] != 'e'))
+            return 0;
+    }
+    return 1;
 }
 
 /* ": <source spelling>" of a word for the reason text, control bytes shown
@@ -149,14 +238,63 @@ static void report(sh_ctx *cx, const sh_view *v, const char *prog, const sh_word
     sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", lead, what, shown, v->via);
 }
 
+/* $AWS_SECRET_ACCESS_KEY, ${GITHUB_TOKEN}: a variable whose name says it
+ * holds a secret, printed into the model's context. */
+static int secret_var_word(const sh_cmd *c, const sh_word *w)
+{
+    static const char *const parts[] = {
+        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
+        "CREDENTIAL", "AUTH",
+    };
+    const char *raw = c->src + w->raw_off;
+    size_t n = w->raw_len;
+    const char *d = memchr(raw, '$', n);
+    if (!d)
+        return 0;
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        if (memmem(d, n - (size_t)(d - raw), parts[i], strlen(parts[i])))
+            return 1;
+    return 0;
+}
+
+static int secret_var_name(const char *t, size_t n)
+{
+    static const char *const parts[] = {
+        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
+        "CREDENTIAL",
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        if (memmem(t, n, parts[i], strlen(parts[i])))
+            return 1;
+    return 0;
+}
+
+void sh_check_secret_path(sh_ctx *cx, const sh_view *v, const char *prog, const char *t, size_t n)
+{
+    const char *what = sh_secret_path(t, n);
+    if (what)
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", prog, " reads ", what, v->via);
+}
+
 void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog)
 {
     const sh_cmd *c = v->c;
     const sh_word *hit = NULL;
     const char *what = NULL;
-    for (int j = v->i + 1; j < v->end && !what; j++)
-        if ((what = word_secret(c, &c->w[j])))
-            hit = &c->w[j];
+    for (int j = v->i + 1; j < v->end && !what; j++) {
+        const sh_word *w = &c->w[j];
+        if (w->len > 14 && memcmp(c->text + w->off, "--files0-from=", 14) == 0) {
+            if ((what = sh_secret_path(c->text + w->off + 14, w->len - 14))) {
+                report(cx, v, prog, w, what);      /* names read from a secret file */
+                return;
+            }
+        } else if ((what = word_secret(c, w))) {
+            hit = w;
+        } else if ((w->flags & SH_W_EXP) && secret_var_word(c, w)) {
+            report(cx, v, prog, w, "a variable that holds a secret");
+            return;
+        }
+    }
     for (int r = 0; r < c->nr && !what; r++)
         if ((c->r[r].op == SH_R_IN || c->r[r].op == SH_R_RDWR) &&
             (what = word_secret(c, &c->r[r].target)))
@@ -164,4 +302,41 @@ void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog)
     /* the program list is only consulted for the rare command that names a secret */
     if (what && !in_list(prog, metadata_only))
         report(cx, v, prog, hit, what);
+}
+
+/* printenv, set, ps e, jq env: print the environment (tokens, keys). */
+void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    const sh_cmd *c = v->c;
+    const char *prog = p->name;
+    int dump = 0;
+    if (strcmp(prog, "printenv") == 0) {
+        /* bare printenv stays silent: reference vector 12.1 #6 pins it
+         * (docs/gate.md); printenv TOKEN prints a secret */
+        for (int j = v->i + 1; j < v->end; j++)
+            dump |= secret_var_name(c->text + c->w[j].off, c->w[j].len);
+    } else if (strcmp(prog, "set") == 0) {
+        dump = v->end - v->i == 1;
+    } else if (strcmp(prog, "ps") == 0) {
+        /* BSD options without a dash: e shows every process's environment */
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = c->text + c->w[j].off;
+            if ((t[0] != '-' && strchr(t, 'e') && strspn(t, "aAcCeEfhjlLmMrsSTuvwxXZ") == strlen(t)) ||
+                strcmp(t, "-E") == 0)
+                dump = 1;
+        }
+    } else if (strcmp(prog, "jq") == 0) {
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = c->text + c->w[j].off;
+            size_t n = c->w[j].len;
+            const char *e = memmem(t, n, "env", 3);
+            if (memmem(t, n, "$ENV", 4) ||
+                (e && (e == t || !((e[-1] >= 'a' && e[-1] <= 'z') || e[-1] == '_' || e[-1] == '"')) &&
+                 !((e[3] >= 'a' && e[3] <= 'z') || e[3] == '_')))
+                dump = 1;
+        }
+    }
+    if (dump)
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.env_dump", prog,
+                   " prints the environment (tokens and keys in it)", NULL, v->via);
 }

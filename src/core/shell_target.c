@@ -20,13 +20,26 @@ static const char *const usr_dirs[] = {
     "bin", "include", "lib", "lib64", "libexec", "local", "sbin", "share",
 };
 
+/* Case-insensitive: macOS file systems fold case (/users/ALICE is /Users/alice). */
 static int in_list(const char *s, size_t n, const char *const *list, size_t count)
 {
     for (size_t i = 0; i < count; i++)
-        if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0)
+        if (strlen(list[i]) == n && strncasecmp(list[i], s, n) == 0)
             return 1;
     return 0;
 }
+
+/* Second-level directories that are the system too: /var/lib, /etc/X,
+ * /private/var, /System/Library, /Volumes/DISK, ... */
+static const char *const sys_parents[] = {
+    "Library", "System", "Volumes", "boot", "dev", "etc", "private", "proc", "sys",
+};
+static const char *const var_dirs[] = {
+    "backups", "cache", "db", "lib", "local", "log", "mail", "opt", "spool", "www",
+};
+/* Windows drives as WSL, Cygwin and MSYS mount them. */
+static const char *const drive_mounts[] = { "mnt", "cygdrive" };
+static const char *const win_dirs[] = { "Windows", "Users", "Program Files", "ProgramData" };
 
 static int has_wild(const char *s, size_t n)
 {
@@ -40,6 +53,13 @@ int sh_target_class(const char *t, size_t n, int cwd)
 {
     enum { B_PROJECT, B_ROOT, B_HOME, B_OPAQUE } base;
     size_t i = 0;
+    /* /proc/self/root, /proc/PID/root, /proc/thread-self/root are / again */
+    if (n >= 11 && memcmp(t, "/proc/", 6) == 0) {
+        const char *sl = memchr(t + 6, '/', n - 6);
+        if (sl && (size_t)(t + n - sl) >= 5 && memcmp(sl, "/root", 5) == 0 &&
+            ((size_t)(t + n - sl) == 5 || sl[5] == '/'))
+            return sh_target_class(sl + 5, (size_t)(t + n - sl) - 5, SH_CWD_ROOT);
+    }
     if (n >= 2 && t[0] == SH_MARK) {
         if (t[1] != SH_K_HOME && t[1] != SH_K_USER)
             return SH_T_OPAQUE;
@@ -55,7 +75,7 @@ int sh_target_class(const char *t, size_t n, int cwd)
     }
     const char *comp[2] = { 0, 0 };
     size_t clen[2] = { 0, 0 };
-    int depth = 0;
+    int depth = 0, ups = 0;
     while (i < n) {
         while (i < n && t[i] == '/')
             i++;
@@ -76,7 +96,7 @@ int sh_target_class(const char *t, size_t n, int cwd)
                 clen[0] = 4;
                 depth = 1;
             } else if (base != B_ROOT) {
-                return SH_T_OUTSIDE;
+                ups++;                          /* above the working directory */
             }
             continue;
         }
@@ -88,6 +108,8 @@ int sh_target_class(const char *t, size_t n, int cwd)
         }
         depth++;
     }
+    if (ups > 0)                /* ../../.. may reach / ; ../x is outside */
+        return ups >= 2 && depth == 0 ? SH_T_ROOT : SH_T_OUTSIDE;
     switch (base) {
     case B_OPAQUE:
         return depth == 0 ? SH_T_OPAQUE : SH_T_OUTSIDE;
@@ -96,12 +118,21 @@ int sh_target_class(const char *t, size_t n, int cwd)
     case B_ROOT:
         if (depth == 0)
             return SH_T_ROOT;
-        if (depth == 1 && in_list(comp[0], clen[0], system_dirs,
-                                  sizeof system_dirs / sizeof *system_dirs))
-            return SH_T_SYSTEM;
-        if (depth == 2 && ((clen[0] == 4 && memcmp(comp[0], "home", 4) == 0) ||
-                           (clen[0] == 5 && memcmp(comp[0], "Users", 5) == 0)))
+        if (depth == 1)
+            return SH_T_SYSTEM;                 /* every top-level directory: /nix, /tmp, /srv */
+        if (depth == 2 && in_list(comp[0], clen[0], drive_mounts, 2) && clen[1] == 1)
+            return SH_T_ROOT;                   /* /mnt/c, /cygdrive/c */
+        if (depth >= 2 && clen[0] == 1 && depth == 2 && in_list(comp[1], clen[1], win_dirs, 4))
+            return SH_T_SYSTEM;                 /* /c/Windows (MSYS) */
+        if (depth == 2 && ((clen[0] == 4 && strncasecmp(comp[0], "home", 4) == 0) ||
+                           (clen[0] == 5 && strncasecmp(comp[0], "Users", 5) == 0)))
             return SH_T_HOME;
+        if (depth == 2 && (in_list(comp[0], clen[0], sys_parents, sizeof sys_parents / sizeof *sys_parents) ||
+                           (clen[0] == 3 && memcmp(comp[0], "var", 3) == 0 &&
+                            in_list(comp[1], clen[1], var_dirs, sizeof var_dirs / sizeof *var_dirs))))
+            return SH_T_SYSTEM;
+        if (depth == 3 && clen[0] == 3 && in_list(comp[0], 3, drive_mounts, 1) && clen[1] == 1)
+            return SH_T_SYSTEM;                 /* /mnt/c/Users, /mnt/c/Windows */
         if (depth == 2 && clen[0] == 3 && memcmp(comp[0], "usr", 3) == 0 &&
             in_list(comp[1], clen[1], usr_dirs, sizeof usr_dirs / sizeof *usr_dirs))
             return SH_T_SYSTEM;
@@ -111,8 +142,45 @@ int sh_target_class(const char *t, size_t n, int cwd)
     }
 }
 
+/* //dev/sda, /dev/../dev/sda, /dev/./sda: the path with empty, . and ..
+ * components resolved, into buf (cap bytes); its length, or 0. */
+static size_t clean_path(const char *t, size_t n, char *buf, size_t cap)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        while (i < n && t[i] == '/')
+            i++;
+        size_t s = i;
+        while (i < n && t[i] != '/')
+            i++;
+        size_t len = i - s;
+        if (len == 0 || (len == 1 && t[s] == '.'))
+            continue;
+        if (len == 2 && t[s] == '.' && t[s + 1] == '.') {
+            while (k > 0 && buf[k - 1] != '/')
+                k--;
+            if (k > 0)
+                k--;
+            continue;
+        }
+        if (k + 1 + len >= cap)
+            return 0;
+        buf[k++] = '/';
+        memcpy(buf + k, t + s, len);
+        k += len;
+    }
+    buf[k] = '\0';
+    return k;
+}
+
 int sh_is_raw_disk(const char *t, size_t n)
 {
+    if (n > 1 && t[0] == '/' && (memmem(t, n, "//", 2) || memmem(t, n, "/.", 2))) {
+        char buf[256];
+        size_t k = clean_path(t, n, buf, sizeof buf);
+        if (k && k != n)
+            return sh_is_raw_disk(buf, k);
+    }
     static const char *const disks[] = {
         "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-",
         "mapper/", "loop", "mem", "kmem", "port", "sr", "nbd", "zram", "root",
@@ -151,6 +219,64 @@ int sh_is_drive_root(const char *t, size_t n)
     if (i + 1 < n && t[i] == '.' && t[i + 1] == '*')
         i += 2;
     return i == n;
+}
+
+int sh_is_windows_critical(const char *t, size_t n)
+{
+    static const char *const vars[] = {
+        "%systemdrive%", "%userprofile%", "%homedrive%", "%homepath%", "%windir%", "%systemroot%",
+        "%programfiles%", "%programdata%", "%allusersprofile%", "%public%",
+        "$env:systemdrive", "$env:userprofile", "$env:homedrive", "$env:windir", "$env:systemroot",
+        "$env:programfiles", "$home", "${env:userprofile}",
+    };
+    while (n > 0 && (t[0] == '"' || t[0] == '\''))
+        t++, n--;
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        size_t k = strlen(vars[i]);
+        if (n >= k && strncasecmp(t, vars[i], k) == 0) {
+            /* the folder itself or its whole content, not a file deep inside */
+            size_t rest = n - k;
+            const char *r = t + k;
+            while (rest > 0 && (*r == '\\' || *r == '/' || *r == '*' || *r == '"' || *r == '\'' ||
+                                *r == '.' || *r == '%'))
+                r++, rest--;
+            if (rest == 0 || (i < 4 && strncasecmp(r, "users", 5) == 0))
+                return 1;
+        }
+    }
+    /* C:\Windows, C:\Users, C:\Users\NAME, C:\Program Files */
+    if (n >= 4 && t[1] == ':' && (t[2] == '\\' || t[2] == '/')) {
+        const char *r = t + 3;
+        size_t rest = n - 3;
+        for (size_t i = 0; i < sizeof win_dirs / sizeof *win_dirs; i++) {
+            size_t k = strlen(win_dirs[i]);
+            if (rest >= k && strncasecmp(r, win_dirs[i], k) == 0) {
+                const char *e = r + k;
+                size_t left = rest - k;
+                while (left > 0 && (*e == '\\' || *e == '/' || *e == '*' || *e == '"'))
+                    e++, left--;
+                if (left == 0)
+                    return 1;
+                if (i == 1 && !memchr(e, '\\', left) && !memchr(e, '/', left))
+                    return 1;           /* C:\Users\alice */
+            }
+        }
+    }
+    return 0;
+}
+
+int sh_cwd_after_cd(const char *t, size_t n, int cls)
+{
+    if (cls != SH_T_SYSTEM)
+        return -1;
+    /* cd /etc: treated as / (what is deleted there breaks the machine);
+     * cd /tmp, cd /srv: a directory the model does not follow */
+    while (n > 0 && t[0] == '/')
+        t++, n--;
+    size_t k = 0;
+    while (k < n && t[k] != '/')
+        k++;
+    return in_list(t, k, system_dirs, sizeof system_dirs / sizeof *system_dirs) ? SH_CWD_ROOT : SH_CWD_OPAQUE;
 }
 
 const char *sh_target_phrase(int cls)

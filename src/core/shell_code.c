@@ -1,0 +1,198 @@
+/* shell_code.c - inline code of another language (issue #10 §2,
+ * "interpreters"): python -c, perl -e, ruby -e, node -e, php -r, lua -e,
+ * osascript -e, R -e, julia -e, a here-document or a pipe fed to one.
+ *
+ * Not a parser for each language: one linear pass splits the code into
+ * identifiers and string literals, which is enough to see what matters for
+ * the never-autopass list:
+ *   process execution  an exec-like name (system, popen, subprocess, exec*,
+ *                      spawn*, shell_exec, os.execute, `...`, ...) with the
+ *                      string literals read as a shell command line - each
+ *                      one, and all of them joined the way the code builds
+ *                      them ('rm -rf ' + '~', ['rm', '-rf', '/']);
+ *   recursive delete   rmtree, remove_tree, rm_rf, rmSync/removeSync/rm/
+ *                      unlink with `recursive`, ... of a literal /, ~ or
+ *                      system directory, or of the home directory spelled
+ *                      the language's way (expanduser, homedir, Dir.home,
+ *                      $ENV{HOME}, Path.home);
+ *   fork loops         fork/spawn in code that loops (while, for, loop,
+ *                      until, iter, repeat).
+ * The token-level signal scan (sh_signal_scan) still runs on the whole text.
+ */
+#include "core/shell_internal.h"
+
+#include <string.h>
+
+static const char *const exec_names[] = {
+    "system", "popen", "popen2", "popen3", "exec", "execv", "execvp", "execvpe", "execl",
+    "execlp", "execle", "execve", "execsync", "execfilesync", "execfile", "spawn", "spawnsync",
+    "spawnp", "spawnv", "spawnvp", "subprocess", "shell_exec", "passthru", "proc_open",
+    "pcntl_exec", "execute", "check_output", "check_call", "getoutput", "getstatusoutput",
+    "run_program", "process", "qx", "readpipe", "startfile", "pty", "cmd", "run", "open3",
+    "capture2", "capture3", "capture2e", "shell", "command", "invoke", "iex", "startprocess",
+    "start-process", "invoke-expression", "call", "output", "spawnprocess", "createprocess",
+};
+static const char *const rmtree_names[] = {
+    "rmtree", "remove_tree", "rm_rf", "rm_r", "remove_entry_secure", "remove_dir",
+    "removedirs", "deltree", "rimraf", "delete_directory", "remove_dir_all", "emptydirsync",
+    "removeall", "deletedirectory",
+};
+static const char *const rm_names[] = {    /* recursive only with a `recursive` flag */
+    "rmsync", "rmdirsync", "removesync", "remove", "unlink", "rm", "rmdir", "rmdirs",
+    "remove-item", "delete", "deletesync",
+};
+static const char *const home_names[] = {
+    "expanduser", "homedir", "home", "userprofile", "gethomedir", "home_dir", "homepath",
+};
+static const char *const fork_names[] = {
+    "fork", "pcntl_fork", "spawn", "spawnsync", "execsync", "popen", "system", "thread",
+};
+static const char *const loop_names[] = {
+    "while", "for", "loop", "until", "iter", "repeat", "forever", "cycle",
+};
+
+static int in_names(const char *t, const char *const *set, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (set[i][0] == t[0] && strcmp(set[i], t) == 0)
+            return 1;
+    return 0;
+}
+#define IN(t, set) in_names((t), (set), sizeof (set) / sizeof *(set))
+
+typedef struct {
+    int exec, rmtree, rm, recursive, home, fork, loop, backtick;
+    int crit_target;            /* a literal names /, ~ or a system directory */
+} code_facts;
+
+static int ident_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+}
+
+/* One literal: note a critical target, and append it to the joined text. */
+static void literal(code_facts *f, const char *s, size_t n, int cwd)
+{
+    int cls = sh_target_class(s, n, cwd);
+    if (n > 0 && n < 256 && (cls == SH_T_ROOT || cls == SH_T_HOME || cls == SH_T_SYSTEM) &&
+        (s[0] == '/' || s[0] == '~' || (n >= 2 && s[1] == ':')))
+        f->crit_target = 1;
+    if (n == 1 && s[0] == '~')
+        f->crit_target = 1;
+}
+
+/* Reads code once: facts into *f, literals joined into out (cap bytes;
+ * joined with nothing after + . .. and with a blank after a comma, else a
+ * newline). Returns the joined length. */
+static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap, int cwd)
+{
+    size_t k = 0, i = 0;
+    char glue = '\n';
+    while (i < n) {
+        char c = s[i];
+        if (c == '\'' || c == '"' || c == '`') {
+            if (c == '`')
+                f->backtick = 1;
+            size_t b = ++i;
+            while (i < n && s[i] != c) {
+                if (s[i] == '\\' && i + 1 < n)
+                    i++;
+                i++;
+            }
+            size_t len = i - b;
+            literal(f, s + b, len, cwd);
+            if (k > 0 && glue && k < cap)
+                out[k++] = glue;
+            for (size_t m = 0; m < len && k < cap; m++) {
+                char ch = s[b + m];
+                if (ch == '\\' && m + 1 < len) {
+                    ch = s[b + ++m];
+                    ch = ch == 'n' ? '\n' : ch == 't' ? '\t' : ch;
+                }
+                out[k++] = ch;
+            }
+            glue = '\n';
+            i += i < n;
+            continue;
+        }
+        if (c == '+' || c == '.' || c == '~' || c == '<') {
+            if (glue == '\n' && k > 0)
+                glue = 0;               /* 'a' + 'b', "a" . "b", 'a' .. 'b' */
+        } else if (c == ',') {
+            glue = ' ';                 /* ['rm', '-rf', '/'] */
+        } else if (ident_byte(c) && c != '-') {
+            char tok[32];
+            size_t t = 0;
+            while (i < n && ident_byte(s[i])) {
+                if (t + 1 < sizeof tok)
+                    tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+                i++;
+            }
+            tok[t] = '\0';
+            f->exec |= IN(tok, exec_names);
+            f->rmtree |= IN(tok, rmtree_names);
+            f->rm |= IN(tok, rm_names);
+            f->recursive |= strcmp(tok, "recursive") == 0 || strcmp(tok, "recurse") == 0 ||
+                            strcmp(tok, "rf") == 0;
+            f->home |= IN(tok, home_names);
+            f->fork |= IN(tok, fork_names);
+            f->loop |= IN(tok, loop_names);
+            if (glue != '\n' && k > 0)
+                glue = '\n';
+            continue;
+        } else if (c != ' ' && c != '\t' && c != '(' && c != ')' && c != '[' && c != ']') {
+            glue = '\n';
+        }
+        i++;
+    }
+    return k;
+}
+
+int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
+{
+    if (cx->out->cls == WG_SHELL_CRITICAL)
+        return 1;
+    SH_STEP(cx, n);
+    code_facts f;
+    memset(&f, 0, sizeof f);
+    uint32_t mark;
+    char *buf = sh_scratch(cx, n + 1, &mark);
+    if (!buf)
+        return 0;
+    size_t len = scan(code, n, &f, buf, n, cx->cwd);
+    const char *why = NULL, *rule = "critical.code_signal";
+    if (f.fork && f.loop) {
+        why = "forks processes in a loop (a fork bomb)";
+        rule = "critical.fork_bomb";
+    } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
+        why = "deletes a directory tree at /, the home directory or a system directory";
+    }
+    if (why) {
+        sh_scratch_release(cx, mark);
+        sh_verdict(cx, WG_SHELL_CRITICAL, rule, who, " runs code that ", why, v->via);
+        return 1;
+    }
+    if ((f.exec || f.backtick) && len > 0 && cx->probes < SH_MAX_PROBE_RUNS) {
+        /* the literals, read as the command line the code runs */
+        wg_shell_verdict keep = *cx->out;
+        int cwd = cx->cwd;
+        cx->probes++;
+        if (sh_parse_script(cx, buf, len, "in a command run by inline code") < 0)
+            sh_coarse_scan(cx, buf, len);
+        if (cx->out->cls < WG_SHELL_CRITICAL) {
+            *cx->out = keep;
+            cx->cwd = cwd;
+        } else {
+            cx->out->rule = "critical.code_signal";    /* the reason says what it runs */
+        }
+    }
+    sh_scratch_release(cx, mark);
+    if (cx->out->cls == WG_SHELL_CRITICAL)
+        return 1;
+    const char *crit = sh_signal_scan(code, n, 0);
+    if (!crit)
+        return 0;
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.code_signal", who, " runs code that ", crit, v->via);
+    return 1;
+}

@@ -1,0 +1,355 @@
+/* shell_launch.c - programs that run other programs (issue #10 §2,
+ * "launchers and remote shells").
+ *
+ * The gate cannot know every program, but it can read what an unknown
+ * program is given: when its argument vector holds a command (`strace -f
+ * rm -rf ~`, `docker exec web sudo id`, `parallel rm -rf ::: ~`), or one of
+ * its string arguments reads as a script (`ssh host 'rm -rf ~'`, `tmux new
+ * 'sudo reboot'`, `vim -c '!rm -rf ~'`, `--command='sudo id'`), or its
+ * input is a script (`at now <<< 'rm -rf ~'`), that command is analysed as
+ * if it ran here. Only a never-autopass finding is kept (the program may
+ * well treat the words as data); anything less leaves the verdict as it
+ * was. Bounded: at most SH_PROBE_STARTS program words per command, and
+ * SH_MAX_PROBE_RUNS probes per decision (each linear in what it reads).
+ *
+ * Also here: command-line tools with read-only subcommands (docker ps,
+ * kubectl get, systemctl status, gh pr list, ...) and the generic
+ * "prints its version" form of any program.
+ */
+#include "core/shell_internal.h"
+#include "core/shell_rules.h"
+
+#include <string.h>
+#include <strings.h>
+
+#define W(i) sh_wtext(v->c, (i))
+#define FL(i) (v->c->w[(i)].flags)
+
+enum { SH_PROBE_STARTS = 8, SH_PROBE_WORDS = 32 };   /* program words: the first 32 only */
+
+static const char *const probe_via = "in the arguments of a program that runs commands";
+
+/* Text that reads as a shell command line: a blank or an operator in it. */
+static int scriptish(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == ';' || s[i] == '|' || s[i] == '&')
+            return 1;
+    return 0;
+}
+
+static void probe_text(sh_ctx *cx, const char *s, size_t n)
+{
+    while (n > 0 && (*s == '!' || *s == ':' || *s == ' '))
+        s++, n--;                       /* vim's :!cmd, gdb's shell cmd is a word */
+    if (n == 0)
+        return;
+    cx->probes++;
+    if (sh_parse_script(cx, s, n, probe_via) < 0)
+        sh_coarse_scan(cx, s, n);
+}
+
+/* Word j names a program that can do harm (not a plain read-only one). */
+static int harmful_program(const sh_view *v, int j)
+{
+    if (FL(j) & (SH_W_OPAQUE | SH_W_GLOB | SH_W_BRACE))
+        return 0;
+    const sh_program *p = sh_program_lookup(W(j), v->c->w[j].len);
+    if (!p || p->cls == SH_P_SAFE)
+        return 0;
+    /* `apt install sudo`: a privilege tool with nothing to run is a name */
+    return p->cls != SH_P_PRIV || j + 1 < v->end;
+}
+
+void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
+{
+    if (cx->out->cls == WG_SHELL_CRITICAL || cx->probes >= SH_MAX_PROBE_RUNS)
+        return;
+    wg_shell_verdict keep = *cx->out;
+    int cwd = cx->cwd, starts = 0;
+    const sh_cmd *c = v->c;
+    for (int j = from; j < v->end && cx->out->cls < WG_SHELL_CRITICAL; j++) {
+        if (cx->probes >= SH_MAX_PROBE_RUNS)
+            break;
+        const char *t = W(j);
+        size_t n = c->w[j].len;
+        if (FL(j) & (SH_W_CMDSUB | SH_W_TRUNC | SH_W_CTRL))
+            continue;                   /* its substitution was analysed where it is */
+        if (t[0] == '-') {
+            const char *eq = memchr(t, '=', n);
+            if (!eq)
+                continue;
+            n -= (size_t)(eq + 1 - t);
+            t = eq + 1;                 /* --command='sudo id' */
+            if (scriptish(t, n) || sh_program_lookup(t, n))
+                probe_text(cx, t, n);
+            continue;
+        }
+        if (scriptish(t, n)) {
+            probe_text(cx, t, n);
+            continue;
+        }
+        if (starts < SH_PROBE_STARTS && j - from < SH_PROBE_WORDS && harmful_program(v, j)) {
+            starts++;
+            cx->probes++;
+            sh_view sub = *v;
+            sub.i = j;
+            sub.via = probe_via;
+            sh_analyze_view(cx, &sub);
+        }
+    }
+    /* its input: at now <<< 'rm -rf ~', echo 'sudo id' | batch */
+    for (int k = 0; k < c->nr && cx->out->cls < WG_SHELL_CRITICAL && cx->probes < SH_MAX_PROBE_RUNS; k++) {
+        const sh_redir *r = &c->r[k];
+        if (r->fd > 0)
+            continue;
+        if (r->op == SH_R_HEREDOC && r->body_ok)
+            probe_text(cx, c->src + r->body_off, r->body_len);
+        else if (r->op == SH_R_HERESTR && !(r->target.flags & SH_W_OPAQUE))
+            probe_text(cx, c->text + r->target.off, r->target.len);
+    }
+    if (c->piped_in && c->pipe_text && c->pipe_text_len > 0 && cx->out->cls < WG_SHELL_CRITICAL &&
+        cx->probes < SH_MAX_PROBE_RUNS)
+        probe_text(cx, c->pipe_text, (size_t)c->pipe_text_len);
+    if (cx->out->cls < WG_SHELL_CRITICAL) {
+        *cx->out = keep;
+        cx->cwd = cwd;
+    }
+}
+
+/* ---- "prints its version" ------------------------------------------------- */
+
+int sh_version_query(const sh_view *v)
+{
+    static const char *const forms[] = {
+        "--version", "-V", "-v", "-version", "version", "-dumpversion", "-dumpmachine",
+        "--help", "-h", "-help", "help", NULL,
+    };
+    if (v->end - v->i != 2 || (FL(v->i + 1) & SH_W_OPAQUE))
+        return 0;
+    for (const char *const *f = forms; *f; f++)
+        if (strcmp(W(v->i + 1), *f) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- tools with read-only subcommands -------------------------------------- */
+
+/* A subcommand path: "ps" or "config current-context" (two words). */
+typedef struct {
+    const char *prog;
+    const char *const *read;    /* first operands (or "A B" pairs) that only read */
+    const char *const *bad;     /* options that make any subcommand write or run */
+    int launches;               /* its other subcommands may run a command (exec, run) */
+} query_spec;
+
+static const char *const Q_docker[] = {
+    "ps", "images", "version", "info", "logs", "inspect", "stats", "top", "port", "history",
+    "diff", "search", "events", "image ls", "image list", "image inspect", "image history",
+    "container ls", "container list", "container inspect", "container logs", "volume ls",
+    "volume inspect", "network ls", "network inspect", "system df", "system info",
+    "compose ps", "compose logs", "compose config", "compose ls", "context ls", "buildx ls", NULL,
+};
+static const char *const Q_kubectl[] = {
+    "get", "describe", "logs", "version", "explain", "api-resources", "api-versions",
+    "cluster-info", "top", "config current-context", "config get-contexts",
+    "config get-clusters", "config view", "auth can-i", "auth whoami", "events", "diff", NULL,
+};
+static const char *const Q_helm[] = {
+    "list", "ls", "status", "history", "version", "get", "show", "search", "env", "lint",
+    "template", "dependency list", "repo list", "plugin list", NULL,
+};
+static const char *const Q_systemctl[] = {
+    "status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-jobs",
+    "list-dependencies", "list-machines", "is-active", "is-enabled", "is-failed",
+    "is-system-running", "show", "cat", "get-default", "show-environment", NULL,
+};
+static const char *const Q_gh[] = {
+    "pr list", "pr view", "pr status", "pr diff", "pr checks", "issue list", "issue view",
+    "issue status", "repo view", "repo list", "run list", "run view", "release list",
+    "release view", "workflow list", "workflow view", "auth status", "search repos",
+    "search issues", "search prs", "search code", "status", "browse", NULL,
+};
+static const char *const Q_go[] = {
+    "version", "env", "list", "doc", "help", "mod graph", "mod why", "mod verify", NULL,
+};
+static const char *const Q_cargo[] = {
+    "version", "metadata", "tree", "search", "pkgid", "locate-project", "read-manifest",
+    "verify-project", "help", NULL,
+};
+static const char *const Q_brew[] = {
+    "list", "ls", "info", "search", "config", "doctor", "deps", "uses", "leaves", "outdated",
+    "--prefix", "--cellar", "--repository", "desc", "home", NULL,
+};
+static const char *const Q_apt[] = {
+    "list", "show", "search", "policy", "depends", "rdepends", "madison", "showpkg", "stats",
+    "pkgnames", "showsrc", "dump", "unmet", "changelog", NULL,
+};
+static const char *const Q_rpm[] = {
+    "-q", "-qa", "-qi", "-ql", "-qf", "-qc", "-qd", "-qR", "-qp", "-qpl", "-qpi", "--query",
+    "-V", "--verify", NULL,
+};
+static const char *const Q_dpkg[] = {
+    "-l", "-L", "-s", "-S", "-p", "-c", "-I", "--list", "--listfiles", "--status", "--search",
+    "--print-avail", "--get-selections", "--print-architecture", "--contents", "--info",
+    "--audit", "-C", NULL,
+};
+static const char *const Q_ip[] = {
+    "addr", "a", "address", "link", "l", "route", "r", "neigh", "n", "rule", "maddr", "-br",
+    "-c", "-4", "-6", "-s", "-j", "-d", "monitor", NULL,
+};
+static const char *const Q_terraform[] = {
+    "version", "show", "output", "providers", "validate", "fmt -check", "graph", "state list",
+    "state show", "workspace list", "workspace show", NULL,
+};
+static const char *const Q_npm[] = {
+    "config get", "config list", "config ls", "ls", "list", "view", "info", "show", "outdated",
+    "help", "search", "why", "explain", "root", "prefix", "bin", "doctor", "ping", "whoami",
+    "audit", "fund", "query", NULL,
+};
+static const char *const B_journalctl[] = {
+    "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync",
+    "--relinquish-var", "--setup-keys", "--update-catalog", NULL,
+};
+static const char *const B_go[] = { "-w", "-u", "-exec", "-toolexec", NULL };
+static const char *const B_ip[] = {
+    "add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec",
+    "save", "restore", "-batch", "-b", "-force", NULL,
+};
+static const char *const B_kubectl[] = { "--raw", "--exec-command", NULL };
+static const char *const B_none[] = { NULL };
+
+static const query_spec queries[] = {
+    { "apt", Q_apt, B_none, 0 },
+    { "apt-cache", Q_apt, B_none, 0 },
+    { "brew", Q_brew, B_none, 0 },
+    { "cargo", Q_cargo, B_none, 1 },
+    { "docker", Q_docker, B_none, 1 },
+    { "dpkg", Q_dpkg, B_none, 0 },
+    { "gh", Q_gh, B_none, 0 },
+    { "go", Q_go, B_go, 1 },
+    { "helm", Q_helm, B_none, 0 },
+    { "ip", Q_ip, B_ip, 1 },
+    { "journalctl", NULL, B_journalctl, 0 },
+    { "kubectl", Q_kubectl, B_kubectl, 1 },
+    { "nerdctl", Q_docker, B_none, 1 },
+    { "npm", Q_npm, B_none, 1 },
+    { "oc", Q_kubectl, B_kubectl, 1 },
+    { "podman", Q_docker, B_none, 1 },
+    { "rpm", Q_rpm, B_none, 0 },
+    { "systemctl", Q_systemctl, B_none, 0 },
+    { "terraform", Q_terraform, B_none, 1 },
+};
+
+/* Does the subcommand at word j (and j+1) match one of the entries? */
+static int sub_matches(const sh_view *v, int j, const char *const *read)
+{
+    for (; *read; read++) {
+        const char *sp = strchr(*read, ' ');
+        size_t n1 = sp ? (size_t)(sp - *read) : strlen(*read);
+        if (strlen(W(j)) != n1 || strncmp(W(j), *read, n1) != 0)
+            continue;
+        if (!sp)
+            return 1;
+        if (j + 1 < v->end && strcmp(W(j + 1), sp + 1) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int bad_option(const sh_view *v, const char *const *bad)
+{
+    for (int j = v->i + 1; j < v->end; j++)
+        for (const char *const *b = bad; *b; b++) {
+            size_t n = strlen(*b);
+            if (strncmp(W(j), *b, n) == 0 && (W(j)[n] == '\0' || W(j)[n] == '='))
+                return 1;
+        }
+    return 0;
+}
+
+void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    const query_spec *q = NULL;
+    for (size_t k = 0; k < sizeof queries / sizeof *queries && !q; k++)
+        if (strcmp(queries[k].prog, p->name) == 0)
+            q = &queries[k];
+    if (!q || sh_version_query(v))
+        return;
+    int opaque = 0;
+    for (int j = v->i + 1; j < v->end; j++)
+        opaque |= (FL(j) & SH_W_OPAQUE) != 0;
+    if (!opaque && !bad_option(v, q->bad)) {
+        if (!q->read)
+            return;                     /* every form reads (journalctl) */
+        /* the subcommand: the first word that is not a global option, or a
+         * listed option itself (dpkg -l, rpm -qa) */
+        for (int j = v->i + 1; j < v->end; j++) {
+            if (sub_matches(v, j, q->read))
+                return;
+            if (W(j)[0] != '-')
+                break;
+        }
+    }
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
+               " with these arguments may change the system or run commands", NULL, v->via);
+    if (q->launches)
+        sh_probe_args(cx, v, v->i + 1);
+}
+
+/* ---- launchers and run-as tools ------------------------------------------- */
+
+/* npx, bunx, pnpx: fetch a package and run it with the arguments. */
+void sh_rule_launcher(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    if (sh_version_query(v))
+        return;
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.package_manager", p->name, " installs or runs packages",
+               NULL, v->via);
+    sh_probe_args(cx, v, v->i + 1);
+}
+
+/* wsl -u root, machinectl shell, setpriv --reuid=0, chpst -u root,
+ * capsh --user=root, Start-Process -Verb RunAs, systemd-run --uid=0: run a
+ * command as another user (root when it says so). */
+void sh_rule_runas(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int as_root = 0, user_opt = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (FL(j) & SH_W_OPAQUE)
+            as_root |= user_opt;        /* -u $WHO: it may be root */
+        as_root |= strcasecmp(t, "root") == 0 || strcasecmp(t, "runas") == 0 ||
+                   strncmp(t, "root@", 5) == 0 || strcmp(t, "0") == 0 ||
+                   (strchr(t, '=') && (strcmp(strchr(t, '=') + 1, "0") == 0 ||
+                                       strcasecmp(strchr(t, '=') + 1, "root") == 0));
+        user_opt = t[0] == '-' && (strcmp(t, "-u") == 0 || strcmp(t, "--user") == 0 ||
+                                   strcmp(t, "--uid") == 0 || strcasecmp(t, "-verb") == 0);
+        if (strcmp(p->name, "machinectl") == 0 && (strcmp(t, "shell") == 0 || strcmp(t, "login") == 0))
+            as_root = 1;
+    }
+    if (as_root) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
+                   " runs a command as root or another user", NULL, v->via);
+        return;
+    }
+    if (sh_version_query(v))
+        return;
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name, " runs a command", NULL, v->via);
+    sh_probe_args(cx, v, v->i + 1);
+}
+
+/* man: read-only, unless it is told which program shows the page. */
+void sh_rule_man(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (strncmp(t, "-P", 2) == 0 || strncmp(t, "--pager", 7) == 0 || strncmp(t, "-H", 2) == 0 ||
+            strncmp(t, "--html", 6) == 0 || strcmp(t, "-l") == 0) {
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unsafe_option", p->name,
+                       " with an option that runs a program", NULL, v->via);
+            sh_probe_args(cx, v, v->i + 1);
+            return;
+        }
+    }
+}

@@ -73,7 +73,7 @@ static void message(char *text)
     wg_mail m = { .to = text, .subject = subject, .body = body };
     char *msg = NULL;
     size_t len = 0;
-    if (wg_mail_build(&msg, &len, &m) < 0)
+    if (wg_mail__build(&msg, &len, &m) < 0)
         return;
     static const char *const fields[] = { "To: ", "Subject: ", "MIME-Version: ", "Content-Type: ",
                                           "Content-Transfer-Encoding: ", " " };
@@ -96,7 +96,7 @@ static void message(char *text)
 static void odata(const char *text)
 {
     char *out = NULL;
-    if (wg_graph_odata_literal(&out, text) < 0)
+    if (wg_graph__odata_literal(&out, text) < 0)
         return;
     size_t n = strlen(out);
     if (n < 2 || out[0] != '\'' || out[n - 1] != '\'')

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > WG_SQL_MAX_LEN - 64)
         return 0;
-    if (wg_sql_check_readonly((const char *)data, size) != 0)
+    if (wg_sqlcheck__readonly((const char *)data, size) != 0)
         return 0;
     char *buf = malloc(size + 64);
     if (!buf)
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n = strlen(tails[t]);
         memcpy(buf, data, size);
         memcpy(buf + size, tails[t], n);
-        if (wg_sql_check_readonly(buf, size + n) == 0)
+        if (wg_sqlcheck__readonly(buf, size + n) == 0)
             abort();
     }
     free(buf);

@@ -29,7 +29,7 @@ S = comp["schemas"]
 S["Refusal"] = {
   "description": "A 403: a refusal by the host check, the admin token, the upstream policy, or the tier (TierInsufficient). The branches are disjoint by their error code.",
   "oneOf": [
-    {"allOf": [ERR, {"properties": {"error": {"enum": ["HOST_NOT_ALLOWED", "ADMIN_REQUIRED", "FORBIDDEN"]}}}]},
+    {"allOf": [ERR, {"properties": {"error": {"enum": ["HOST_NOT_ALLOWED", "ADMIN_REQUIRED", "FORBIDDEN", "ORIGIN_NOT_ALLOWED"]}}}]},
     {"$ref": "#/components/schemas/TierInsufficient"},
   ],
 }

@@ -162,7 +162,7 @@ static char *encoded_word(const char *s)
     char *out = NULL;
     if (!*s)
         return strdup("");
-    if (wg_mail_encoded_words(&out, s) < 0) {
+    if (wg_mail__encoded_words(&out, s) < 0) {
         wg_error_clear();
         return NULL;
     }

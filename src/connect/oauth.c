@@ -126,8 +126,8 @@ static void wipe_free(char *s)
     }
 }
 
-char *wg_oauth_vault_get(const wg_connect_vault *v, const char *conn, const char *sub,
-                         json_t **meta)
+char *wg_oauth__vault_get(const wg_connect_vault *v, const char *conn, const char *sub,
+                          json_t **meta)
 {
     char name[160];
     if (sub)
@@ -183,11 +183,11 @@ static int tenant_ok(const char *t)
     return 1;
 }
 
-int wg_oauth_endpoint(char **out, const wg_connect_vault *v, const char *conn,
-                      const wg_oauth_provider *p, const char *kind, const char *tenant)
+int wg_oauth__endpoint(char **out, const wg_connect_vault *v, const char *conn,
+                       const wg_oauth_provider *p, const char *kind, const char *tenant)
 {
     *out = NULL;
-    char *over = wg_oauth_vault_get(v, conn, kind, NULL);
+    char *over = wg_oauth__vault_get(v, conn, kind, NULL);
     const char *tmpl = over ? over
                      : strcmp(kind, "token_url") == 0 ? p->token_url : p->authorize_url;
     if (over && !url_ok(over)) {
@@ -199,7 +199,7 @@ int wg_oauth_endpoint(char **out, const wg_connect_vault *v, const char *conn,
     int rc = 0;
     if (mark) {
         if (!tenant)
-            tenant = stored = wg_oauth_vault_get(v, conn, "tenant", NULL);
+            tenant = stored = wg_oauth__vault_get(v, conn, "tenant", NULL);
         if (!tenant)
             tenant = p->default_tenant;
         if (!tenant_ok(tenant))
@@ -220,7 +220,7 @@ static int unreserved(unsigned char c)
            c == '-' || c == '.' || c == '_' || c == '~';
 }
 
-char *wg_oauth_form_append(char *s, const char *k, const char *v)
+char *wg_oauth__form_append(char *s, const char *k, const char *v)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t have = s ? strlen(s) : 0, need = have + 2 + 3 * (strlen(k) + strlen(v)) + 1;
@@ -292,9 +292,9 @@ static void error_text(char *buf, size_t cap, const json_t *j, long status)
         strcpy(buf + 297, "...");
 }
 
-int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, const char *url,
-                  json_t *pairs, const char *client_id, const char *client_secret,
-                  const wg_upstream_policy *upstream)
+int wg_oauth__post(json_t **ok, char **err_code, const wg_oauth_provider *p, const char *url,
+                   json_t *pairs, const char *client_id, const char *client_secret,
+                   const wg_upstream_policy *upstream)
 {
     *ok = NULL;
     *err_code = NULL;
@@ -314,7 +314,7 @@ int wg_oauth_post(json_t **ok, char **err_code, const wg_oauth_provider *p, cons
             continue;
         if (obj)
             json_object_set_new(obj, k, json_string(v));
-        else if (!(body = wg_oauth_form_append(body, k, v)))
+        else if (!(body = wg_oauth__form_append(body, k, v)))
             return wg_error_set(WG_ENOMEM, "out of memory");
     }
     if (obj) {
@@ -423,7 +423,7 @@ done:
 
 /* ---- storing tokens ---------------------------------------------------------- */
 
-void wg_oauth_token_free(json_t *tok)
+void wg_oauth__token_free(json_t *tok)
 {
     static const char *const keys[] = { "access_token", "refresh_token", "id_token" };
     for (size_t k = 0; tok && k < sizeof keys / sizeof *keys; k++) {
@@ -456,9 +456,9 @@ static long long expires_in(const json_t *tok)
     return s >= 0 && s <= 315360000LL ? s : -1;
 }
 
-int wg_oauth_store(const wg_connect_vault *v, const char *conn, const wg_oauth_provider *p,
-                   const json_t *tok, const json_t *old_meta,
-                   const wg_connect_vault_item *extra, size_t n_extra)
+int wg_oauth__store(const wg_connect_vault *v, const char *conn, const wg_oauth_provider *p,
+                    const json_t *tok, const json_t *old_meta,
+                    const wg_connect_vault_item *extra, size_t n_extra)
 {
     json_t *access = json_object_get(tok, "access_token");
     json_t *refresh = json_object_get(tok, "refresh_token");
@@ -730,7 +730,7 @@ static int refresh_locked(char **token, wg_oauth *m, const char *conn,
                           const wg_oauth_provider *p, const char *stale, unsigned flags)
 {
     json_t *meta = NULL;
-    char *access = wg_oauth_vault_get(&m->vault, conn, NULL, &meta);
+    char *access = wg_oauth__vault_get(&m->vault, conn, NULL, &meta);
     char *refresh = NULL, *client_id = NULL, *client_secret = NULL, *url = NULL, *code = NULL;
     json_t *tok = NULL, *pairs = NULL;
     int rc = 0;
@@ -749,9 +749,9 @@ static int refresh_locked(char **token, wg_oauth *m, const char *conn,
         access = NULL;
         goto done;
     }
-    refresh = wg_oauth_vault_get(&m->vault, conn, "refresh", NULL);
-    client_id = wg_oauth_vault_get(&m->vault, conn, "client_id", NULL);
-    client_secret = wg_oauth_vault_get(&m->vault, conn, "client_secret", NULL);
+    refresh = wg_oauth__vault_get(&m->vault, conn, "refresh", NULL);
+    client_id = wg_oauth__vault_get(&m->vault, conn, "client_id", NULL);
+    client_secret = wg_oauth__vault_get(&m->vault, conn, "client_secret", NULL);
     if (!refresh) {
         rc = expired_error(p, conn, "no refresh token is stored");
         goto done;
@@ -760,7 +760,7 @@ static int refresh_locked(char **token, wg_oauth *m, const char *conn,
         rc = expired_error(p, conn, "no client id is stored");
         goto done;
     }
-    if ((rc = wg_oauth_endpoint(&url, &m->vault, conn, p, "token_url", NULL)) < 0)
+    if ((rc = wg_oauth__endpoint(&url, &m->vault, conn, p, "token_url", NULL)) < 0)
         goto done;
     pairs = json_pack("[[s,s],[s,s],[s,s]]", "grant_type", "refresh_token", "refresh_token",
                       refresh, "client_id", client_id);
@@ -786,7 +786,7 @@ static int refresh_locked(char **token, wg_oauth *m, const char *conn,
     pthread_mutex_lock(&m->mu);
     m->requests++;
     pthread_mutex_unlock(&m->mu);
-    rc = wg_oauth_post(&tok, &code, p, url, pairs, client_id, client_secret, &m->upstream);
+    rc = wg_oauth__post(&tok, &code, p, url, pairs, client_id, client_secret, &m->upstream);
     if (rc == WG_EUPSTREAM && code && strcmp(code, "invalid_grant") == 0) {
         char why[400];
         snprintf(why, sizeof why, "%s", wg_error_last());
@@ -796,7 +796,7 @@ static int refresh_locked(char **token, wg_oauth *m, const char *conn,
     }
     if (rc < 0)
         goto done;
-    if ((rc = wg_oauth_store(&m->vault, conn, p, tok, meta, NULL, 0)) < 0)
+    if ((rc = wg_oauth__store(&m->vault, conn, p, tok, meta, NULL, 0)) < 0)
         goto done;
     pthread_mutex_lock(&m->mu);
     m->refreshed++;
@@ -821,7 +821,7 @@ done:
         }
         json_decref(pairs);
     }
-    wg_oauth_token_free(tok);
+    wg_oauth__token_free(tok);
     return rc;
 }
 
@@ -833,7 +833,7 @@ int wg_oauth_token(char **token, wg_oauth *m, const char *conn, const wg_oauth_p
         return wg_error_set(WG_EINVAL, "a token manager, a connection and a provider are required");
     /* the common case needs no lock: a stored token that is still good */
     json_t *meta = NULL;
-    char *access = wg_oauth_vault_get(&m->vault, conn, NULL, &meta);
+    char *access = wg_oauth__vault_get(&m->vault, conn, NULL, &meta);
     if (!access) {
         json_decref(meta);
         return wg_error_set(WG_ENOTFOUND, "connection %s has no credential", conn);

@@ -97,10 +97,10 @@ int wg_oauth_flow_begin(wg_oauth_flow *f, const wg_connect_vault *v,
     f->provider = p->provider;
     snprintf(f->connection, sizeof f->connection, "%s", p->connection);
     f->client_id = p->client_id ? strdup(p->client_id)
-                                : wg_oauth_vault_get(v, p->connection, "client_id", NULL);
+                                : wg_oauth__vault_get(v, p->connection, "client_id", NULL);
     f->client_secret = p->client_secret ? strdup(p->client_secret)
-                                        : wg_oauth_vault_get(v, p->connection, "client_secret",
-                                                             NULL);
+                                        : wg_oauth__vault_get(v, p->connection, "client_secret",
+                                                              NULL);
     if (f->client_secret && !*f->client_secret) {
         free(f->client_secret);          /* an empty secret: a public client */
         f->client_secret = NULL;
@@ -124,19 +124,19 @@ int wg_oauth_flow_begin(wg_oauth_flow *f, const wg_connect_vault *v,
     char *authz = NULL;
     f->scopes = strdup(p->scopes);
     f->redirect_uri = strdup(p->redirect_uri);
-    if ((rc = wg_oauth_endpoint(&authz, v, p->connection, p->provider, "authorize_url",
-                                p->tenant)) == 0)
-        rc = wg_oauth_endpoint(&f->token_url, v, p->connection, p->provider, "token_url",
-                               p->tenant);
+    if ((rc = wg_oauth__endpoint(&authz, v, p->connection, p->provider, "authorize_url",
+                                 p->tenant)) == 0)
+        rc = wg_oauth__endpoint(&f->token_url, v, p->connection, p->provider, "token_url",
+                                p->tenant);
     char *q = NULL;
     if (rc == 0) {
-        q = wg_oauth_form_append(q, "response_type", "code");
-        q = q ? wg_oauth_form_append(q, "client_id", f->client_id) : NULL;
-        q = q ? wg_oauth_form_append(q, "redirect_uri", f->redirect_uri) : NULL;
-        q = q ? wg_oauth_form_append(q, "scope", f->scopes) : NULL;
-        q = q ? wg_oauth_form_append(q, "state", f->state) : NULL;
-        q = q ? wg_oauth_form_append(q, "code_challenge", f->challenge) : NULL;
-        q = q ? wg_oauth_form_append(q, "code_challenge_method", "S256") : NULL;
+        q = wg_oauth__form_append(q, "response_type", "code");
+        q = q ? wg_oauth__form_append(q, "client_id", f->client_id) : NULL;
+        q = q ? wg_oauth__form_append(q, "redirect_uri", f->redirect_uri) : NULL;
+        q = q ? wg_oauth__form_append(q, "scope", f->scopes) : NULL;
+        q = q ? wg_oauth__form_append(q, "state", f->state) : NULL;
+        q = q ? wg_oauth__form_append(q, "code_challenge", f->challenge) : NULL;
+        q = q ? wg_oauth__form_append(q, "code_challenge_method", "S256") : NULL;
         if (!q || !f->scopes || !f->redirect_uri ||
             asprintf(&f->url, "%s%c%s%s%s", authz, strchr(authz, '?') ? '&' : '?', q,
                      p->provider->authorize_params ? "&" : "",
@@ -285,8 +285,8 @@ int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, cons
         return wg_error_set(WG_ENOMEM, "out of memory");
     json_t *tok = NULL;
     char *err = NULL;
-    int rc = wg_oauth_post(&tok, &err, f->provider, f->token_url, pairs, f->client_id,
-                           f->client_secret, upstream);
+    int rc = wg_oauth__post(&tok, &err, f->provider, f->token_url, pairs, f->client_id,
+                            f->client_secret, upstream);
     json_decref(pairs);
     free(err);
     if (rc < 0)
@@ -303,7 +303,7 @@ int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, cons
     /* the granted scopes when the answer names none: what was asked */
     if (meta && !json_object_get(tok, "scope"))
         json_object_set_new(tok, "scope", json_string(f->scopes));
-    rc = meta ? wg_oauth_store(v, f->connection, f->provider, tok, meta, extra, 2)
+    rc = meta ? wg_oauth__store(v, f->connection, f->provider, tok, meta, extra, 2)
               : wg_error_set(WG_ENOMEM, "out of memory");
     if (rc == 0 && has_refresh)
         *has_refresh = json_is_string(json_object_get(tok, "refresh_token"));
@@ -316,7 +316,7 @@ int wg_oauth_flow_finish(const wg_oauth_flow *f, const wg_connect_vault *v, cons
             wg_error_clear();
     }
     json_decref(meta);
-    wg_oauth_token_free(tok);
+    wg_oauth__token_free(tok);
     return rc;
 }
 

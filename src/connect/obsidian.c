@@ -74,7 +74,7 @@ static const wg_connector_action actions[] = {
 
 /* ---- confinement ------------------------------------------------------- */
 
-static int inside(const char *root, const char *p) { return wg_path_inside(root, p); }
+static int inside(const char *root, const char *p) { return wg_paths__inside(root, p); }
 
 /* Is dir one of the operator's roots or under one? */
 static int granted(const char *dir, const wg_connect_grants *g)
@@ -101,7 +101,7 @@ static char *vault_root(const wg_connector_call *call, json_t **fail, int *code)
         msg = "Vault path exists but is not a directory";
     } else {
         const wg_connect_grants *g = call->grants;
-        const char *why = wg_path_forbidden_root(root, g ? g->data_dir : NULL);
+        const char *why = wg_paths__forbidden_root(root, g ? g->data_dir : NULL);
         *code = WG_EDENIED;
         if (why) {
             *fail = wg_connector_fail("Vault path is %s: never served as a vault", why);

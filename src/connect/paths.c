@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int wg_path_inside(const char *root, const char *p)
+int wg_paths__inside(const char *root, const char *p)
 {
     size_t n = strlen(root);
     if (n == 0 || strncmp(p, root, n) != 0)
@@ -12,7 +12,7 @@ int wg_path_inside(const char *root, const char *p)
     return root[n - 1] == '/' || p[n] == 0 || p[n] == '/';
 }
 
-const char *wg_path_forbidden_root(const char *dir, const char *data_dir)
+const char *wg_paths__forbidden_root(const char *dir, const char *data_dir)
 {
     if (strcmp(dir, "/") == 0)
         return "the file system root";
@@ -20,9 +20,9 @@ const char *wg_path_forbidden_root(const char *dir, const char *data_dir)
         return NULL;
     if (strcmp(dir, data_dir) == 0)
         return "the data dir";
-    if (wg_path_inside(data_dir, dir))
+    if (wg_paths__inside(data_dir, dir))
         return "inside the data dir";
-    if (wg_path_inside(dir, data_dir))
+    if (wg_paths__inside(dir, data_dir))
         return "a parent of the data dir";
     return NULL;
 }

@@ -300,7 +300,7 @@ static json_t *scrubbed(const char *prefix, const char *msg, const wg_connector_
     return r;
 }
 
-PGconn *wg_pg_open(const wg_connector_call *call, json_t **fail, int *code)
+PGconn *wg_pgconn__open(const wg_connector_call *call, json_t **fail, int *code)
 {
     *fail = NULL;
     char *err = NULL;

@@ -42,6 +42,6 @@ enum { WG_PG_MAX_KEYWORDS = 64 };          /* conninfo keywords kept */
  * WG_EINVAL (unreadable conninfo), WG_EDENIED (the policy or the role
  * check refused it), WG_EUPSTREAM (the server could not be reached or
  * refused the login) or WG_ENOMEM. */
-PGconn *wg_pg_open(const wg_connector_call *call, json_t **fail, int *code);
+PGconn *wg_pgconn__open(const wg_connector_call *call, json_t **fail, int *code);
 
 #endif

@@ -276,11 +276,11 @@ static json_t *result_json(collect *k, PGresult *last, run_mode mode)
 static json_t *run(const wg_connector_call *call, const char *sql, const json_t *params,
                    run_mode mode)
 {
-    if (mode == RUN_QUERY && wg_sql_check_readonly(sql, strlen(sql)) < 0)
+    if (mode == RUN_QUERY && wg_sqlcheck__readonly(sql, strlen(sql)) < 0)
         return wg_connector_fail("PostgreSQL query refused: %s", wg_error_last());
     json_t *fail = NULL;
     int code;
-    PGconn *c = wg_pg_open(call, &fail, &code);
+    PGconn *c = wg_pgconn__open(call, &fail, &code);
     if (!c)
         return fail ? fail : wg_connector_fail("PostgreSQL connection failed");
     char *vals[MAX_PARAMS] = { 0 };
@@ -450,7 +450,7 @@ static int pg_validate(const wg_connector_call *call)
 {
     json_t *fail = NULL;
     int code = 0;
-    PGconn *c = wg_pg_open(call, &fail, &code);
+    PGconn *c = wg_pgconn__open(call, &fail, &code);
     PQfinish(c);
     if (c || code == WG_EUPSTREAM) {
         json_decref(fail);

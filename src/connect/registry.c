@@ -268,7 +268,7 @@ static int set_grants(wg_registry *reg, const wg_registry_options *opts)
             return wg_error_set(WG_EINVAL, "Obsidian root %s is not an existing directory",
                                 opts->obsidian_roots[i]);
         }
-        const char *why = wg_path_forbidden_root(real, reg->grants.data_dir);
+        const char *why = wg_paths__forbidden_root(real, reg->grants.data_dir);
         if (why) {
             free(real);
             return wg_error_set(WG_EINVAL, "Obsidian root %s is %s: never allowed",

@@ -108,9 +108,9 @@ static int header_value(char **out, const char *text, int always)
     return close_stream(b, &buf, &len, out, NULL);
 }
 
-int wg_mail_header_text(char **out, const char *text) { return header_value(out, text, 0); }
+int wg_mail__header_text(char **out, const char *text) { return header_value(out, text, 0); }
 
-int wg_mail_encoded_words(char **out, const char *text) { return header_value(out, text, 1); }
+int wg_mail__encoded_words(char **out, const char *text) { return header_value(out, text, 1); }
 
 /* ---- addresses -------------------------------------------------------------- */
 
@@ -122,7 +122,7 @@ static int atext(unsigned char c)
 
 /* local@domain: a dot-atom local part (1..64) and LDH labels (1..63 each),
  * at most WG_MAIL_ADDRESS_MAX in all. */
-int wg_mail_address_ok(const char *a, size_t n)
+int wg_mail__address_ok(const char *a, size_t n)
 {
     if (!n || n > WG_MAIL_ADDRESS_MAX)
         return 0;
@@ -172,7 +172,7 @@ static int mailbox(FILE *b, const char *field, const char *s, size_t n)
     s = trim(s, &n);
     const char *lt = memchr(s, '<', n);
     if (!lt) {
-        if (!wg_mail_address_ok(s, n))
+        if (!wg_mail__address_ok(s, n))
             return wg_error_set(WG_EINVAL, "%s: '%.*s' is not an email address", field,
                                 (int)(n > 80 ? 80 : n), s);
         put(b, s, n);
@@ -186,7 +186,7 @@ static int mailbox(FILE *b, const char *field, const char *s, size_t n)
     size_t al = n - (size_t)(addr - s) - 1;
     size_t nl = (size_t)(lt - s);
     const char *name = trim(s, &nl);
-    if (!wg_mail_address_ok(addr, al))
+    if (!wg_mail__address_ok(addr, al))
         return wg_error_set(WG_EINVAL, "%s: '%.*s' is not an email address", field,
                             (int)(al > 80 ? 80 : al), addr);
     if (nl > WG_MAIL_NAME_MAX)
@@ -252,7 +252,7 @@ static int address_header(FILE *b, const char *field, const char *list, size_t *
 
 /* ---- the message --------------------------------------------------------------- */
 
-int wg_mail_build(char **out, size_t *len, const wg_mail *m)
+int wg_mail__build(char **out, size_t *len, const wg_mail *m)
 {
     *out = NULL;
     if (!m || !m->subject || !m->body)
@@ -306,7 +306,7 @@ int wg_mail_build(char **out, size_t *len, const wg_mail *m)
     return close_stream(b, &buf, &blen, out, len);
 }
 
-int wg_mail_base64url(char **out, const char *data, size_t len)
+int wg_mail__base64url(char **out, const char *data, size_t len)
 {
     size_t el = sodium_base64_encoded_len(len, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
     char *o = malloc(el);

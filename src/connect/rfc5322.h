@@ -42,25 +42,25 @@ typedef struct wg_mail {
  * length). Returns 0, WG_EINVAL (the message names the field and why:
  * "to: 'x' is not an email address", "subject may not contain control
  * characters"), WG_ENOMEM. */
-int wg_mail_build(char **out, size_t *len, const wg_mail *m);
+int wg_mail__build(char **out, size_t *len, const wg_mail *m);
 
 /* The RFC 2047 form of a header text that needs one (non-ASCII), or a copy
  * when it is printable ASCII. *out new. Returns 0, WG_EINVAL (control
  * characters), WG_ENOMEM. Words are joined by CRLF SP (folded). */
-int wg_mail_header_text(char **out, const char *text);
+int wg_mail__header_text(char **out, const char *text);
 
 /* text as RFC 2047 "=?UTF-8?B?...?=" words, always (also for ASCII), each
  * at most WG_MAIL_WORD_MAX characters and ending on a UTF-8 character,
  * joined by CRLF SP. *out new. Returns 0, WG_EINVAL (control characters),
  * WG_ENOMEM. */
-int wg_mail_encoded_words(char **out, const char *text);
+int wg_mail__encoded_words(char **out, const char *text);
 
 /* 1 when a[0..n) is a plain address local@domain: a dot-atom local part
  * (1..64) and LDH labels, WG_MAIL_ADDRESS_MAX bytes at most. */
-int wg_mail_address_ok(const char *a, size_t n);
+int wg_mail__address_ok(const char *a, size_t n);
 
 /* base64url without padding (RFC 4648 5), as Gmail's raw field wants it.
  * *out new. Returns 0 or WG_ENOMEM. */
-int wg_mail_base64url(char **out, const char *data, size_t len);
+int wg_mail__base64url(char **out, const char *data, size_t len);
 
 #endif

@@ -107,7 +107,7 @@ static int in_table(const char *w, const char *const *t, size_t n)
 
 #define IN(w, t) in_table((w), (t), sizeof(t) / sizeof *(t))
 
-int wg_sql_function_allowed(const char *name) { return IN(name, allowed_functions); }
+int wg_sqlcheck__function_allowed(const char *name) { return IN(name, allowed_functions); }
 
 const char *const *wg_sql__table(int which, size_t *n)
 {
@@ -400,7 +400,7 @@ static int check_call(const lexed *L, size_t i, const int *cte_name)
             return refuse_function(L, i, qual);
     }
     const char *n = name_of(L, i, b, sizeof b);
-    if (!*n || !wg_sql_function_allowed(n))
+    if (!*n || !wg_sqlcheck__function_allowed(n))
         return refuse_function(L, i, qual);
     return 0;
 }
@@ -448,7 +448,7 @@ static int check(const lexed *L)
                 is_name(L, i + 1) && !type_at(L, i + 2, T_LPAREN)) {
                 char nb[64];
                 const char *n = name_of(L, i + 1, nb, sizeof nb);
-                if (!*n || !wg_sql_function_allowed(n))
+                if (!*n || !wg_sqlcheck__function_allowed(n))
                     return wg_error_set(WG_EDENIED, "(expression).%s may call a function; "
                                                     "field selection on an expression is not "
                                                     "allowed in a read-only query",
@@ -498,7 +498,7 @@ static int check(const lexed *L)
     return 0;
 }
 
-int wg_sql_check_readonly(const char *sql, size_t len)
+int wg_sqlcheck__readonly(const char *sql, size_t len)
 {
     if (!sql)
         return wg_error_set(WG_EINVAL, "no query");

@@ -47,10 +47,10 @@ enum {
  * WG_EDENIED (a rule refused it) or WG_EINVAL (the text cannot be read:
  * unterminated quote or comment, too long, too deep) with wg_error_last()
  * naming the rule and the word. */
-int wg_sql_check_readonly(const char *sql, size_t len);
+int wg_sqlcheck__readonly(const char *sql, size_t len);
 
 /* 1 when name (lowercase, unqualified) is on the allow-list. */
-int wg_sql_function_allowed(const char *name);
+int wg_sqlcheck__function_allowed(const char *name);
 
 /* The checker's tables, for tests: 0 functions, 1 grammar words, 2 write
  * words, 3 lock words, 4 first words; NULL for another number. */

@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
+#include "server/metrics.h"
 #include "server/server_int.h"
 #include "server/session.h"
 #include "server/web.h"
@@ -72,6 +73,7 @@ typedef struct {
     int queued;
     int status;
     char request_id[REQUEST_ID_MAX + 1];  /* echoed as X-Request-Id, logged */
+    size_t route_row;            /* the matched row of srv->table, or SIZE_MAX */
 } req_state;
 
 static const refusal too_large = { 413, "PAYLOAD_TOO_LARGE", "request body is larger than 1 MiB" };
@@ -95,7 +97,7 @@ static void log_safe_copy(char *dst, size_t cap, const char *src)
     dst[i] = '\0';
 }
 
-void wg_server_logf(const wg_server_ctx *ctx, const char *fmt, ...)
+void wg_server__logf(const wg_server_ctx *ctx, const char *fmt, ...)
 {
     if (!ctx || !ctx->log)
         return;
@@ -141,7 +143,7 @@ const char *wg_req_cookie(const wg_req *req, const char *name)
                                        name);
 }
 
-void *wg_server_area_state(const wg_server_ctx *ctx, const char *area)
+void *wg_server__area_state(const wg_server_ctx *ctx, const char *area)
 {
     const wg_server *srv = ctx->priv;
     for (size_t a = 0; a < srv->n_areas; a++)
@@ -452,6 +454,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
         goto out;
     }
     const wg_http_route *route = m.entry->route;
+    st->route_row = (size_t)(m.entry - srv->table.rows);
     if (!(route->flags & WG_ROUTE_PUBLIC) && !token) {
         token = authenticate(c, srv, &via_cookie);
         if (!token) {
@@ -633,6 +636,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     if (st) {
         st->t0 = now_us();
         st->nul_in_target = has_encoded_nul(uri);
+        st->route_row = SIZE_MAX;
     }
     return st;
 }
@@ -732,10 +736,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     req_state *st = *con_cls;
     if (!st)
         return;
+    if (st->queued)
+        wg_metrics__request(wg_metrics__of(&srv->ctx), st->route_row, st->method, st->status,
+                            now_us() - st->t0);
     if (srv->log && st->queued)
-        wg_server_logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu request_id=%s%s",
-                       st->method, st->path, st->status, now_us() - st->t0, st->request_id,
-                       why == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted=1");
+        wg_server__logf(&srv->ctx, "access method=%s path=%s status=%d us=%llu request_id=%s%s",
+                        st->method, st->path, st->status, now_us() - st->t0, st->request_id,
+                        why == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted=1");
     if (st->counted)
         atomic_fetch_sub(&srv->in_flight, 1);
     free(st->body);
@@ -776,7 +783,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     char line[512];
     vsnprintf(line, sizeof line, fmt, ap);
     line[strcspn(line, "\n")] = '\0';
-    wg_server_logf(&srv->ctx, "mhd %s", line);
+    wg_server__logf(&srv->ctx, "mhd %s", line);
 }
 
 /* The global connection limit: what was asked (or DEFAULT_CONNECTIONS), and
@@ -880,9 +887,9 @@ int wg_http__start(wg_server *srv, const char *host, unsigned port, const wg_htt
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info ? info->port : port;
     srv->mhd = d;
-    wg_server_logf(&srv->ctx, "limits connections=%u per_address=%u request_deadline_s=%u "
-                   "idle_timeout_s=%u trusted_proxies=%zu", connections, per_ip, deadline_s,
-                   lim->timeout_s, lim->n_trusted);
+    wg_server__logf(&srv->ctx, "limits connections=%u per_address=%u request_deadline_s=%u "
+                    "idle_timeout_s=%u trusted_proxies=%zu", connections, per_ip, deadline_s,
+                    lim->timeout_s, lim->n_trusted);
     return 0;
 }
 

@@ -107,7 +107,7 @@ void wg_res__from_error(wg_res *res, int rc, const wg_server_ctx *ctx)
     }
     /* Low-level messages (store, crypto, I/O) can name files or carry
      * upstream text: log them, answer generically. */
-    wg_server_logf(ctx, "error code=%s message=\"%s\"", wg_error_name(rc), wg_error_last());
+    wg_server__logf(ctx, "error code=%s message=\"%s\"", wg_error_name(rc), wg_error_last());
     wg_res_error(res, 500, "INTERNAL_ERROR", "internal error");
 }
 

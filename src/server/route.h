@@ -54,7 +54,7 @@
  *
  * Area state: an area may have init/fini. init runs once at start-up, in
  * area-name order, and may keep a pointer in *state; other areas can find it
- * with wg_server_area_state(ctx, "<area>") (e.g. the connector registry for
+ * with wg_server__area_state(ctx, "<area>") (e.g. the connector registry for
  * GET /api/tools). Return a negative WG_E* from init to refuse to start.
  */
 #ifndef WAGGLE_SERVER_ROUTE_H
@@ -185,15 +185,15 @@ struct wg_server_ctx {
 /* Edits DATA_DIR/config.json under the server's config lock: loads it (or
  * {}), calls edit(cfg, arg), writes it back atomically (0600). Other fields
  * are kept. Returns 0, WG_EIO, WG_ENOMEM. */
-int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
-                          const void *arg);
+int wg_server__config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                           const void *arg);
 
 /* The state pointer the named area's init stored, or NULL. */
-void *wg_server_area_state(const wg_server_ctx *ctx, const char *area);
+void *wg_server__area_state(const wg_server_ctx *ctx, const char *area);
 
 /* Writes one line to the server's log (no newline needed). Never put a
  * request body, token or credential in it. */
-void wg_server_logf(const wg_server_ctx *ctx, const char *fmt, ...)
+void wg_server__logf(const wg_server_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* ---- request accessors ---------------------------------------------------- */

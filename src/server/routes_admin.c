@@ -132,7 +132,7 @@ static int cloud_sync(wg_res *res, const wg_req *req)
     int enabled = 0;
     if (wg_body_bool(res, req, "enabled", 1, &enabled) < 0)
         return 0;
-    int rc = wg_server_config_edit(req->ctx, set_sync, &enabled);
+    int rc = wg_server__config_edit(req->ctx, set_sync, &enabled);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, json_pack("{s:{s:b}}", "cloudSync", "enabled", enabled));

@@ -11,6 +11,7 @@
  * answer's autonomy.reason says why), the gate, the operator's
  * never-autopass list, and the approval_auto audit row when a level
  * pre-approves what the base gate would ask for. */
+#include "server/metrics.h"
 #include "server/route.h"
 #include "waggle/engine.h"
 #include "waggle/error.h"
@@ -49,6 +50,7 @@ static int check(wg_res *res, const wg_req *req)
     if (rc < 0)
         return rc;
     const wg_gate_decision *d = &o.decision;
+    wg_metrics__gate(wg_metrics__of(req->ctx), d->rule, d->needs_confirmation);
     return wg_res_json(res, 200, json_pack("{s:s,s:s,s:b,s:s,s:b,s:b,s:s,s:s,s:b,s:o}",
         "tool", tool, "level", wg_autonomy_name(d->level),
         "needsConfirmation", d->needs_confirmation,

@@ -58,9 +58,9 @@ static int team_connect(wg_res *res, const wg_req *req)
     json_decref(meta);
     if (rc < 0)
         return rc;
-    if ((rc = wg_server_config_edit(req->ctx, set_url, url)) < 0)
+    if ((rc = wg_server__config_edit(req->ctx, set_url, url)) < 0)
         return rc;
-    wg_server_logf(req->ctx, "team_connect stored=vault:team:server");
+    wg_server__logf(req->ctx, "team_connect stored=vault:team:server");
     return wg_res_json(res, 200, json_pack("{s:b,s:s}", "connected", 1, "serverUrl", url));
 }
 

@@ -17,6 +17,7 @@
  * call's step events instead (sse.c). The gate, the approvals (kept in the
  * store, so another process can answer them) and every audit row are the
  * engine's. */
+#include "server/metrics.h"
 #include "server/route.h"
 #include "server/sse.h"
 #include "waggle/engine.h"
@@ -61,8 +62,9 @@ int wg_tools__error(wg_res *res, int rc, const char *tool)
     return rc;
 }
 
-static int answer(wg_res *res, const wg_engine_outcome *o)
+static int answer(wg_res *res, const wg_req *req, const wg_engine_outcome *o)
 {
+    wg_metrics__gate(wg_metrics__of(req->ctx), o->decision.rule, o->decision.needs_confirmation);
     json_t *decision = wg_engine_decision_json(&o->decision);
     json_t *autonomy = wg_autonomy_resolution_json(&o->autonomy);
     if (decision)   /* GateDecision names its tool, as /api/gate/check's does */
@@ -97,7 +99,7 @@ static int execute(wg_res *res, const wg_req *req)
     int rc = wg_engine_execute(req->ctx->engine, &call, &autonomy, NULL, &o);
     if (rc < 0)
         return wg_tools__error(res, rc, call.tool);
-    rc = answer(res, &o);
+    rc = answer(res, req, &o);
     wg_engine_outcome_clear(&o);
     return rc;
 }

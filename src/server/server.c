@@ -137,7 +137,7 @@ static int init_tokens(wg_server *srv, const char *given)
 static void log_engine(void *ud, const char *line)
 {
     wg_server *srv = ud;
-    wg_server_logf(&srv->ctx, "%s", line);
+    wg_server__logf(&srv->ctx, "%s", line);
 }
 
 /* The engine (waggle/engine.h) owns every handle; the server opens them
@@ -267,9 +267,9 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
         lim.n_trusted++;
     if ((rc = wg_http__start(srv, srv->listen_host, port, &lim)) < 0)
         goto fail;
-    wg_server_logf(&srv->ctx, "waggled %s listening on http://%s%s%s:%u data_dir=%s threads=%u",
-                   wg_version(), strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,
-                   strchr(srv->listen_host, ':') ? "]" : "", srv->port, srv->data_dir, threads);
+    wg_server__logf(&srv->ctx, "waggled %s listening on http://%s%s%s:%u data_dir=%s threads=%u",
+                    wg_version(), strchr(srv->listen_host, ':') ? "[" : "", srv->listen_host,
+                    strchr(srv->listen_host, ':') ? "]" : "", srv->port, srv->data_dir, threads);
     *out = srv;
     return 0;
 fail:
@@ -326,7 +326,7 @@ void wg_server_stop(wg_server *srv)
     if (!srv)
         return;
     wg_http__stop(srv);
-    wg_server_logf(&srv->ctx, "waggled stopped");
+    wg_server__logf(&srv->ctx, "waggled stopped");
     release(srv);
 }
 
@@ -343,8 +343,8 @@ static int lock_config(const char *data_dir)
     return fd;
 }
 
-int wg_server_config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
-                          const void *arg)
+int wg_server__config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
+                           const void *arg)
 {
     wg_server *srv = ctx->priv;
     char *path = wg_files__join(ctx->data_dir, "config.json", NULL);

@@ -582,7 +582,7 @@ int wg_sse__execute(wg_res *res, const wg_req *req)
         frame_json(s, "error", d);
         json_decref(d);
         if (!strcmp(code, "INTERNAL_ERROR"))
-            wg_server_logf(req->ctx, "error tools/execute (stream): %s", wg_error_last());
+            wg_server__logf(req->ctx, "error tools/execute (stream): %s", wg_error_last());
     }
     if (rc < 0 || o.status != WG_ENGINE_PENDING)
         s->finished = 1;

@@ -70,7 +70,7 @@ static const wg_rest_action rest_actions[] = {
                              "parents":"$parents"}) },
 };
 
-int wg_google_drive_literal(char **out, const char *text)
+int wg_google__drive_literal(char **out, const char *text)
 {
     return wg_rest_quote(out, text, WG_GOOGLE_QUERY_MAX, '\'', "\\'", '\\');
 }
@@ -80,7 +80,7 @@ int wg_google_drive_literal(char **out, const char *text)
 static int add_clause(char **q, const char *before, const char *value, const char *after)
 {
     char *lit = NULL, *next = NULL;
-    int rc = wg_google_drive_literal(&lit, value);
+    int rc = wg_google__drive_literal(&lit, value);
     if (rc < 0)
         return rc;
     if (asprintf(&next, "%s%s%s%s%s", *q ? *q : "", *q ? " and " : "", before, lit, after) < 0)

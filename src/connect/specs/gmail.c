@@ -63,10 +63,10 @@ static int prepare_send(json_t **out, const wg_rest_ctx *ctx, const json_t *para
     };
     char *msg = NULL, *raw = NULL;
     size_t len = 0;
-    int rc = wg_mail_build(&msg, &len, &m);
+    int rc = wg_mail__build(&msg, &len, &m);
     if (rc < 0)
         return rc;
-    rc = wg_mail_base64url(&raw, msg, len);
+    rc = wg_mail__base64url(&raw, msg, len);
     free(msg);
     if (rc < 0)
         return rc;

@@ -24,6 +24,6 @@ enum {
  * backslash (Drive API "Search query terms and operators"). *out new.
  * Returns 0, WG_EINVAL (control characters, over WG_GOOGLE_QUERY_MAX
  * bytes), WG_ENOMEM. */
-int wg_google_drive_literal(char **out, const char *text);
+int wg_google__drive_literal(char **out, const char *text);
 
 #endif

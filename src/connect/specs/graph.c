@@ -7,23 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-int wg_graph_odata_literal(char **out, const char *text)
+int wg_graph__odata_literal(char **out, const char *text)
 {
     return wg_rest_quote(out, text, WG_GRAPH_TEXT_MAX, '\'', "'", 0);
 }
 
-int wg_graph_search_phrase(char **out, const char *text)
+int wg_graph__search_phrase(char **out, const char *text)
 {
     return wg_rest_quote(out, text, WG_GRAPH_TEXT_MAX, '"', "\"\\", '\\');
 }
 
-int wg_graph_address_ok(const char *a)
+int wg_graph__address_ok(const char *a)
 {
-    return a && wg_mail_address_ok(a, strlen(a));
+    return a && wg_mail__address_ok(a, strlen(a));
 }
 
-int wg_graph_recipients(json_t **out, const json_t *list, const char *type, size_t *count,
-                        const char *field)
+int wg_graph__recipients(json_t **out, const json_t *list, const char *type, size_t *count,
+                         const char *field)
 {
     *out = NULL;
     if (!list || json_is_null(list))
@@ -31,7 +31,7 @@ int wg_graph_recipients(json_t **out, const json_t *list, const char *type, size
     if (json_is_string(list)) {
         /* one address given as a string */
         json_t *one = json_pack("[O]", list);
-        int rc = wg_graph_recipients(out, one, type, count, field);
+        int rc = wg_graph__recipients(out, one, type, count, field);
         json_decref(one);
         return rc;
     }
@@ -42,7 +42,7 @@ int wg_graph_recipients(json_t **out, const json_t *list, const char *type, size
     json_t *a;
     json_array_foreach(list, i, a) {
         const char *addr = json_string_value(a);
-        if (!wg_graph_address_ok(addr)) {
+        if (!wg_graph__address_ok(addr)) {
             json_decref(arr);
             return wg_error_set(WG_EINVAL, "%s: '%.80s' is not an email address", field,
                                 addr ? addr : "(not a string)");
@@ -60,7 +60,7 @@ int wg_graph_recipients(json_t **out, const json_t *list, const char *type, size
     return 0;
 }
 
-int wg_graph_item_body(json_t **out, const json_t *content, const json_t *content_type)
+int wg_graph__item_body(json_t **out, const json_t *content, const json_t *content_type)
 {
     const char *ct = json_string_value(content_type);
     if (ct && strcmp(ct, "text") && strcmp(ct, "html"))

@@ -27,25 +27,25 @@ enum {
 /* An OData string literal: 'text' with every ' doubled (OData ABNF
  * SQUOTE-in-string). *out new. Returns 0, WG_EINVAL (control characters,
  * over WG_GRAPH_TEXT_MAX bytes), WG_ENOMEM. */
-int wg_graph_odata_literal(char **out, const char *text);
+int wg_graph__odata_literal(char **out, const char *text);
 
 /* A $search phrase: "text" with \ and " escaped by a backslash (Graph
  * "Use the $search query parameter"). Same errors. */
-int wg_graph_search_phrase(char **out, const char *text);
+int wg_graph__search_phrase(char **out, const char *text);
 
 /* Checks an address for Graph's emailAddress objects (rfc5322 rules for
  * local@domain). 1 when fine. */
-int wg_graph_address_ok(const char *a);
+int wg_graph__address_ok(const char *a);
 
 /* [{emailAddress:{address}}] (plus "type" when type is non-NULL) for a JSON
  * array of address strings, at most WG_GRAPH_RECIPIENTS_MAX in all (count
  * is raised). *out new, NULL for an absent list. Returns 0 or WG_EINVAL. */
-int wg_graph_recipients(json_t **out, const json_t *list, const char *type, size_t *count,
-                        const char *field);
+int wg_graph__recipients(json_t **out, const json_t *list, const char *type, size_t *count,
+                         const char *field);
 
 /* {contentType, content} for a body; contentType "text" unless the caller
  * asked for "html" (HTML from an agent can carry tracking images: text is
  * the default). Returns 0 or WG_EINVAL. */
-int wg_graph_item_body(json_t **out, const json_t *content, const json_t *content_type);
+int wg_graph__item_body(json_t **out, const json_t *content, const json_t *content_type);
 
 #endif

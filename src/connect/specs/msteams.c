@@ -55,8 +55,8 @@ static int prepare_message(json_t **out, const wg_rest_ctx *ctx, const json_t *p
 {
     (void)ctx;
     json_t *body = NULL;
-    int rc = wg_graph_item_body(&body, json_object_get(params, "content"),
-                                json_object_get(params, "contentType"));
+    int rc = wg_graph__item_body(&body, json_object_get(params, "content"),
+                                 json_object_get(params, "contentType"));
     if (rc < 0)
         return rc;
     json_t *p = json_deep_copy(params);

@@ -117,7 +117,7 @@ static int prepare_search(json_t **out, const wg_rest_ctx *ctx, const json_t *pa
     (void)ctx;
     char *lit = NULL;
     const char *q = json_string_value(json_object_get(params, "query"));
-    int rc = wg_graph_odata_literal(&lit, q ? q : "");
+    int rc = wg_graph__odata_literal(&lit, q ? q : "");
     if (rc < 0)
         return rc;
     size_t n = strlen(lit);

@@ -115,7 +115,7 @@ static int prepare_search(json_t **out, const wg_rest_ctx *ctx, const json_t *pa
     for (char *c = low; c && *c; c++)
         if (*c >= 'A' && *c <= 'Z')
             *c = (char)(*c - 'A' + 'a');
-    int rc = low ? wg_graph_odata_literal(&lit, low) : wg_error_set(WG_ENOMEM, "out of memory");
+    int rc = low ? wg_graph__odata_literal(&lit, low) : wg_error_set(WG_ENOMEM, "out of memory");
     free(low);
     if (rc < 0)
         return rc;

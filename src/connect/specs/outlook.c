@@ -100,7 +100,7 @@ static int time_clause(char **acc, const json_t *params, const char *input, cons
     if (wg_time_parse_iso(&ms, v) < 0)
         return wg_error_set(WG_EINVAL, "%s must be an RFC 3339 time", input);
     char *lit = NULL, clause[128];
-    int rc = wg_graph_odata_literal(&lit, v);
+    int rc = wg_graph__odata_literal(&lit, v);
     if (rc < 0)
         return rc;
     snprintf(clause, sizeof clause, fmt, lit);
@@ -116,7 +116,7 @@ static int prepare_list_events(json_t **out, const wg_rest_ctx *ctx, const json_
     if (rc == 0)
         rc = time_clause(&filter, params, "until", "end/dateTime le %s");
     const char *subject = json_string_value(json_object_get(params, "subject"));
-    if (rc == 0 && subject && (rc = wg_graph_odata_literal(&lit, subject)) == 0) {
+    if (rc == 0 && subject && (rc = wg_graph__odata_literal(&lit, subject)) == 0) {
         char *clause = NULL;
         if (asprintf(&clause, "contains(subject,%s)", lit) < 0)
             rc = wg_error_set(WG_ENOMEM, "out of memory");
@@ -162,11 +162,11 @@ static int prepare_event(json_t **out, const wg_rest_ctx *ctx, const json_t *par
     }
     json_t *attendees = NULL, *body = NULL;
     size_t count = 0;
-    int rc = wg_graph_recipients(&attendees, json_object_get(params, "attendees"), "required",
-                                 &count, "attendees");
+    int rc = wg_graph__recipients(&attendees, json_object_get(params, "attendees"), "required",
+                                  &count, "attendees");
     if (rc == 0 && json_object_get(params, "body"))
-        rc = wg_graph_item_body(&body, json_object_get(params, "body"),
-                                json_object_get(params, "contentType"));
+        rc = wg_graph__item_body(&body, json_object_get(params, "body"),
+                                 json_object_get(params, "contentType"));
     if (rc < 0) {
         json_decref(start);
         json_decref(end);
@@ -198,16 +198,16 @@ static int prepare_send(json_t **out, const wg_rest_ctx *ctx, const json_t *para
         return wg_error_set(WG_EINVAL, "importance must be low, normal or high");
     size_t count = 0;
     json_t *to = NULL, *cc = NULL, *bcc = NULL, *body = NULL;
-    int rc = wg_graph_recipients(&to, json_object_get(params, "to"), NULL, &count, "to");
+    int rc = wg_graph__recipients(&to, json_object_get(params, "to"), NULL, &count, "to");
     if (rc == 0 && !json_array_size(to))
         rc = wg_error_set(WG_EINVAL, "to: at least one address is required");
     if (rc == 0)
-        rc = wg_graph_recipients(&cc, json_object_get(params, "cc"), NULL, &count, "cc");
+        rc = wg_graph__recipients(&cc, json_object_get(params, "cc"), NULL, &count, "cc");
     if (rc == 0)
-        rc = wg_graph_recipients(&bcc, json_object_get(params, "bcc"), NULL, &count, "bcc");
+        rc = wg_graph__recipients(&bcc, json_object_get(params, "bcc"), NULL, &count, "bcc");
     if (rc == 0)
-        rc = wg_graph_item_body(&body, json_object_get(params, "body"),
-                                json_object_get(params, "contentType"));
+        rc = wg_graph__item_body(&body, json_object_get(params, "body"),
+                                 json_object_get(params, "contentType"));
     if (rc < 0) {
         json_decref(to);
         json_decref(cc);
@@ -230,7 +230,7 @@ static int prepare_search(json_t **out, const wg_rest_ctx *ctx, const json_t *pa
     (void)ctx;
     char *phrase = NULL;
     const char *q = json_string_value(json_object_get(params, "query"));
-    int rc = wg_graph_search_phrase(&phrase, q ? q : "");
+    int rc = wg_graph__search_phrase(&phrase, q ? q : "");
     if (rc < 0)
         return rc;
     json_t *p = json_pack("{s:s,s:O?}", "search", phrase, "top", json_object_get(params, "top"));

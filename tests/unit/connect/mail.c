@@ -16,7 +16,7 @@ static char *build(const wg_mail *m, int *rc)
 {
     char *out = NULL;
     size_t len = 0;
-    *rc = wg_mail_build(&out, &len, m);
+    *rc = wg_mail__build(&out, &len, m);
     if (*rc == 0)
         cr_assert_eq(strlen(out), len);
     return out;
@@ -211,10 +211,10 @@ Test(connect_mail, bodies_are_base64_lines_and_bounded)
 Test(connect_mail, base64url_has_no_padding_or_plus)
 {
     char *o = NULL;
-    cr_assert_eq(wg_mail_base64url(&o, "\xfb\xff\xfe", 3), 0);
+    cr_assert_eq(wg_mail__base64url(&o, "\xfb\xff\xfe", 3), 0);
     cr_assert_str_eq(o, "-__-");
     free(o);
-    cr_assert_eq(wg_mail_base64url(&o, "a", 1), 0);
+    cr_assert_eq(wg_mail__base64url(&o, "a", 1), 0);
     cr_assert_str_eq(o, "YQ");
     free(o);
 }
@@ -222,32 +222,32 @@ Test(connect_mail, base64url_has_no_padding_or_plus)
 Test(connect_mail, drive_literals_escape_quotes_and_backslashes)
 {
     char *o = NULL;
-    cr_assert_eq(wg_google_drive_literal(&o, "it's a \\ test' or name contains 'x"), 0);
+    cr_assert_eq(wg_google__drive_literal(&o, "it's a \\ test' or name contains 'x"), 0);
     cr_assert_str_eq(o, "'it\\'s a \\\\ test\\' or name contains \\'x'");
     free(o);
-    cr_assert_eq(wg_google_drive_literal(&o, "a\nb"), WG_EINVAL);
+    cr_assert_eq(wg_google__drive_literal(&o, "a\nb"), WG_EINVAL);
     char big[WG_GOOGLE_QUERY_MAX + 2];
     memset(big, 'q', sizeof big);
     big[WG_GOOGLE_QUERY_MAX] = 0;
-    cr_assert_eq(wg_google_drive_literal(&o, big), 0);
+    cr_assert_eq(wg_google__drive_literal(&o, big), 0);
     free(o);
     big[WG_GOOGLE_QUERY_MAX] = 'q';
     big[WG_GOOGLE_QUERY_MAX + 1] = 0;
-    cr_assert_eq(wg_google_drive_literal(&o, big), WG_EINVAL);
+    cr_assert_eq(wg_google__drive_literal(&o, big), WG_EINVAL);
 }
 
 Test(connect_mail, header_texts_and_words)
 {
     char *o = NULL;
-    cr_assert_eq(wg_mail_header_text(&o, "plain ascii"), 0);
+    cr_assert_eq(wg_mail__header_text(&o, "plain ascii"), 0);
     cr_assert_str_eq(o, "plain ascii");
     free(o);
-    cr_assert_eq(wg_mail_header_text(&o, "Zoë"), 0);
+    cr_assert_eq(wg_mail__header_text(&o, "Zoë"), 0);
     cr_assert_str_eq(o, "=?UTF-8?B?Wm/Dqw==?=");
     free(o);
-    cr_assert_eq(wg_mail_encoded_words(&o, "ab"), 0, "always encoded");
+    cr_assert_eq(wg_mail__encoded_words(&o, "ab"), 0, "always encoded");
     cr_assert_str_eq(o, "=?UTF-8?B?YWI=?=");
     free(o);
-    cr_assert_eq(wg_mail_header_text(&o, "a\r\nb"), WG_EINVAL);
-    cr_assert_eq(wg_mail_encoded_words(&o, "a\nb"), WG_EINVAL);
+    cr_assert_eq(wg_mail__header_text(&o, "a\r\nb"), WG_EINVAL);
+    cr_assert_eq(wg_mail__encoded_words(&o, "a\nb"), WG_EINVAL);
 }

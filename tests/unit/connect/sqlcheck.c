@@ -12,7 +12,7 @@
 #include "connect/sqlcheck.h"
 #include "waggle/error.h"
 
-static int chk(const char *sql) { return wg_sql_check_readonly(sql, strlen(sql)); }
+static int chk(const char *sql) { return wg_sqlcheck__readonly(sql, strlen(sql)); }
 
 Test(sqlcheck, tables_are_sorted_and_unique)
 {
@@ -177,8 +177,8 @@ Test(sqlcheck, what_the_lexer_does_not_understand_is_refused)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         cr_expect_lt(chk(bad[i]), 0, "allowed: %s", bad[i]);
     /* a NUL byte in the text */
-    cr_expect_eq(wg_sql_check_readonly("SELECT 1\0; DROP TABLE t", 23), WG_EINVAL);
-    cr_expect_eq(wg_sql_check_readonly(NULL, 0), WG_EINVAL);
+    cr_expect_eq(wg_sqlcheck__readonly("SELECT 1\0; DROP TABLE t", 23), WG_EINVAL);
+    cr_expect_eq(wg_sqlcheck__readonly(NULL, 0), WG_EINVAL);
 }
 
 Test(sqlcheck, bounds_at_n_minus_1_n_n_plus_1)
@@ -189,7 +189,7 @@ Test(sqlcheck, bounds_at_n_minus_1_n_n_plus_1)
         memset(s, ' ', len);
         memcpy(s, "SELECT 1", 8);
         s[len] = 0;
-        int rc = wg_sql_check_readonly(s, len);
+        int rc = wg_sqlcheck__readonly(s, len);
         cr_expect_eq(rc, len <= WG_SQL_MAX_LEN ? 0 : WG_EINVAL, "len %zu: rc %d", len, rc);
         free(s);
     }

@@ -37,7 +37,7 @@ enum { METRICS_NAMES_MAX = 256 };
 
 typedef struct wg_metrics wg_metrics;
 
-/* The metrics area's state (wg_server_area_state(ctx, "metrics")), or NULL
+/* The metrics area's state (wg_server__area_state(ctx, "metrics")), or NULL
  * when the area did not start: every recording function accepts NULL. */
 wg_metrics *wg_metrics__of(const wg_server_ctx *ctx);
 

@@ -54,7 +54,7 @@ struct wg_metrics {
 
 wg_metrics *wg_metrics__of(const wg_server_ctx *ctx)
 {
-    return ctx ? wg_server_area_state(ctx, "metrics") : NULL;
+    return ctx ? wg_server__area_state(ctx, "metrics") : NULL;
 }
 
 /* ---- recording ----------------------------------------------------------- */

@@ -172,8 +172,13 @@ WG_EXTERN int wg_engine_catalog(const wg_catalog **out, wg_engine *e);
 /* The credential pool of provider (vault keys provider, provider-2, ...),
  * loaded once per engine with max_keys (<= 0: 10); at most 16 providers. */
 WG_EXTERN int wg_engine_pool(wg_pool **out, wg_engine *e, const char *provider, int max_keys);
-/* The tier status from DATA_DIR/config.json at the engine's clock. */
+/* The tier status at the engine's clock: from DATA_DIR/config.json, or
+ * from the shared store when the engine's store is PostgreSQL (replicas
+ * share tier, trial and settings). wg_engine_tier answers FREE when a
+ * shared store cannot be read; wg_engine_tier_get says why (returns 0 or
+ * the store's error, e.g. WG_EUNAVAILABLE, with *out FREE). */
 WG_EXTERN void wg_engine_tier(wg_tier_status *out, wg_engine *e);
+WG_EXTERN int wg_engine_tier_get(wg_tier_status *out, wg_engine *e);
 
 /* ---- one tool call ------------------------------------------------------------- */
 

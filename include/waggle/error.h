@@ -30,7 +30,8 @@ typedef enum {
     WG_EUNSUPPORTED= -12,  /* not available in this build or configuration */
     WG_EBUSY       = -13,  /* locked or rate-limited; retry later */
     WG_EAUTH       = -14,  /* missing or wrong credentials */
-    WG_EINTERNAL   = -15   /* a bug: an invariant did not hold */
+    WG_EINTERNAL   = -15,  /* a bug: an invariant did not hold */
+    WG_EUNAVAILABLE= -16   /* the shared store (or a service it needs) is unreachable; retry */
 } wg_error_code;
 
 /* The message of the last failed call on this thread; "" when none.

@@ -153,6 +153,68 @@ WG_EXTERN int wg_store_lock_take(wg_store *st, const char *name, const char *own
 /* Releases the lock when owner holds it; 0 also when it did not. */
 WG_EXTERN int wg_store_lock_release(wg_store *st, const char *name, const char *owner);
 
+/* ---- shared state (migration 5; docs/replicas.md) ---------------------- */
+
+/* 1 when the store is the one source of truth for state that a data dir
+ * file holds on a single machine: every back end but SQLite (several
+ * waggled replicas on one PostgreSQL). On SQLite the data dir itself is
+ * what the processes of the machine share, and nothing changes. */
+WG_EXTERN int wg_store_is_shared(const wg_store *st);
+/* 0 when the store can be used now (a lost PostgreSQL connection is
+ * re-made first; no round trip while it is up), WG_EUNAVAILABLE when the
+ * server cannot be reached. SQLite: always 0. */
+WG_EXTERN int wg_store_ping(wg_store *st);
+/* "sqlite", "postgres"; borrowed. */
+WG_EXTERN const char *wg_store_backend_name(const wg_store *st);
+
+#define WG_STORE_DOC_NAME_MAX 255          /* bytes of a document's name */
+#define WG_STORE_DOC_MAX (4u * 1024 * 1024)   /* bytes of one document */
+#define WG_STORE_DOC_LIST_MAX 4096         /* names one list returns at most */
+
+/* Named documents (table shared_docs), e.g. "config.json",
+ * "personas/reviewer.json", "skills/tidy.md": what replicas share instead of
+ * data dir files. Names are 1..WG_STORE_DOC_NAME_MAX printable ASCII bytes
+ * without "..", a leading '/' or a backslash; bodies at most
+ * WG_STORE_DOC_MAX bytes. Work on every back end (tests run them on both).
+ * get: *out new, NUL-terminated (len may be NULL); WG_ENOTFOUND when
+ * absent. put: insert or replace. delete: 0 also when absent.
+ * list: the names under prefix ("" = all), sorted, *names a new
+ * NULL-terminated array (free with wg_store_doc_names_free); more than
+ * WG_STORE_DOC_LIST_MAX is WG_EINVAL (fail closed, never a silent cut).
+ * Each is one statement: safe inside or outside a transaction. */
+WG_EXTERN int wg_store_doc_get(char **out, size_t *len, wg_store *st, const char *name);
+WG_EXTERN int wg_store_doc_put(wg_store *st, const char *name, const char *body, size_t len);
+WG_EXTERN int wg_store_doc_delete(wg_store *st, const char *name);
+WG_EXTERN int wg_store_doc_list(char ***names, size_t *n, wg_store *st, const char *prefix);
+WG_EXTERN void wg_store_doc_names_free(char **names);
+
+/* ---- notifications between replicas (PostgreSQL LISTEN/NOTIFY) ---------- */
+
+#define WG_STORE_NOTIFY_MAX 7999           /* payload bytes (PostgreSQL's limit is 8000) */
+
+/* Sends payload on channel to every listener on the database (delivered
+ * when the surrounding transaction, if any, commits). Channel: 1..63 of
+ * [a-z0-9_]. WG_EUNSUPPORTED on SQLite; WG_EINVAL for a bad channel or a
+ * payload over WG_STORE_NOTIFY_MAX; WG_EUNAVAILABLE when unreachable. */
+WG_EXTERN int wg_store_notify(wg_store *st, const char *channel, const char *payload);
+
+typedef struct wg_store_feed wg_store_feed;
+/* Called on the feed's own thread for each notification; payload borrowed. */
+typedef void (*wg_store_feed_fn)(void *ud, const char *payload);
+
+/* Starts a thread with its own connection ($WAGGLE_DATABASE_LISTEN_URL when
+ * set - LISTEN needs a session, so behind PgBouncer in transaction mode it
+ * goes straight to PostgreSQL - else the store's target) that LISTENs on
+ * channel and hands every notification to fn. A lost connection is retried every
+ * half second (notifications sent meanwhile are not replayed). *out new:
+ * stop with wg_store_feed_stop. WG_EUNSUPPORTED on SQLite. */
+WG_EXTERN int wg_store_feed_start(wg_store_feed **out, wg_store *st, const char *channel,
+                        wg_store_feed_fn fn, void *ud);
+/* Stops the thread (joins it; fn is not running after) and frees. NULL ok. */
+WG_EXTERN void wg_store_feed_stop(wg_store_feed *f);
+/* 1 while the feed's connection is up and listening. */
+WG_EXTERN int wg_store_feed_listening(wg_store_feed *f);
+
 /* Store back ends (the function table, wg_store_open_backend, result-set
  * builders) are declared in waggle/sys/store.h, for back-end authors. */
 

@@ -86,10 +86,14 @@ static void show_capabilities(const json_t *j)
     show_features(features, 0);
 }
 
-static int print_status(const char *dir, int json)
+/* Through the engine: the data dir's config.json, or the shared store when
+ * WAGGLE_DATABASE_URL points at the replicas' PostgreSQL. */
+static int print_status(wg_engine *e, int json)
 {
     wg_tier_status st;
-    wg_tier_read(&st, dir, 0);
+    int rc0 = wg_engine_tier_get(&st, e);
+    if (rc0 < 0)
+        return wg_cli_error("tier", rc0);
     json_t *j = wg_tier_status_json(&st);
     int rc = wg_cli_answer(j, json, show_status);
     json_decref(j);
@@ -165,16 +169,16 @@ int cmd_tier(int argc, char **argv, const wg_cli *cli)
     switch (known) {
     case 0:
         rc = wg_engine_tier_set(s.engine, t, "cli");
-        rc = rc < 0 ? wg_cli_error(cmd, rc) : print_status(s.dir, json);
+        rc = rc < 0 ? wg_cli_error(cmd, rc) : print_status(s.engine, json);
         break;
     case 1:
         rc = wg_engine_trial_start(s.engine, "cli");
-        rc = rc < 0 ? wg_cli_fail(cmd, "%s", wg_error_last()) : print_status(s.dir, json);
+        rc = rc < 0 ? wg_cli_fail(cmd, "%s", wg_error_last()) : print_status(s.engine, json);
         break;
     case 2: {
         if (!arg) {
             wg_tier_status st;
-            wg_tier_read(&st, s.dir, 0);
+            wg_engine_tier(&st, s.engine);
             t = st.effective;
         }
         json_t *j = wg_tier_capabilities_json(t);
@@ -183,7 +187,7 @@ int cmd_tier(int argc, char **argv, const wg_cli *cli)
         break;
     }
     default:
-        rc = print_status(s.dir, json);
+        rc = print_status(s.engine, json);
         break;
     }
     storecli_close(&s);

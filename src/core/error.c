@@ -11,7 +11,7 @@ static _Thread_local int last_code;
 static const char *const code_names[] = {
     "ok", "einval", "enomem", "enotfound", "eio", "eexists", "ecrypto",
     "estore", "edenied", "etier", "eupstream", "etimeout", "eunsupported",
-    "ebusy", "eauth", "einternal",
+    "ebusy", "eauth", "einternal", "eunavailable",
 };
 
 const char *wg_error_last(void) { return last_message; }

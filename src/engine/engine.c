@@ -5,6 +5,7 @@
  * connector-risk hook reads the registry when one is open and the built-in
  * connector tables otherwise (the same declared risk either way). */
 #include "engine/engine_int.h"
+#include "store/config.h"
 #include "waggle/acquire.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
@@ -511,7 +512,34 @@ int wg_engine_pool(wg_pool **out, wg_engine *e, const char *provider, int max_ke
     return rc;
 }
 
+int wg_engine__shared_store(wg_store **out, wg_engine *e)
+{
+    *out = NULL;
+    const char *url = getenv("WAGGLE_DATABASE_URL");
+    if (!e->store_url && !(url && *url))
+        return 0;   /* SQLite: the data dir is what this machine's processes share */
+    wg_store *st = NULL;
+    int rc = wg_engine_store(&st, e);
+    if (rc == 0 && wg_store_is_shared(st))
+        *out = st;
+    return rc;
+}
+
+int wg_engine_tier_get(wg_tier_status *out, wg_engine *e)
+{
+    if (!out || !e)
+        return wg_error_set(WG_EINVAL, "wg_engine_tier_get: NULL argument");
+    wg_store *st = NULL;
+    int rc = wg_engine__shared_store(&st, e);
+    if (rc < 0) {
+        wg_tier_evaluate(out, NULL, NULL, wg_engine_now(e));
+        return rc;
+    }
+    return wg_tier__read_in(out, st, e->data_dir, wg_engine_now(e));
+}
+
 void wg_engine_tier(wg_tier_status *out, wg_engine *e)
 {
-    wg_tier_read(out, e->data_dir, wg_engine_now(e));
+    (void)wg_engine_tier_get(out, e);
+    wg_error_clear();
 }

@@ -84,6 +84,9 @@ int wg_engine__kvark_config(wg_kvark_config *cfg, wg_engine *e);
  * granted for this call, or NULL. *result new. */
 int wg_engine__kvark_run(json_t **result, wg_engine *e, const char *tool, const json_t *args,
                          const char *workspace_id, const char *approval_id);
+/* The store when it holds the shared state (replicas on PostgreSQL:
+ * opened here), NULL on one machine (SQLite: nothing is opened). */
+int wg_engine__shared_store(wg_store **out, wg_engine *e);
 
 /* bus.c: hands one event to the call's own callback (ctx may be NULL),
  * then to every subscriber and the outward seam. data is borrowed. */

@@ -5,6 +5,7 @@
  * where the row guards a secret (vault_read, pool_key_revealed) it is
  * written before the secret is handed out, and its failure refuses. */
 #include "engine/engine_int.h"
+#include "store/config.h"
 #include "waggle/error.h"
 
 #include <stdio.h>
@@ -283,15 +284,21 @@ int wg_engine_tier_set(wg_engine *e, wg_tier tier, const char *actor)
 {
     wg_audit *a = NULL;
     int rc = e ? wg_engine_audit(&a, e) : wg_error_set(WG_EINVAL, "wg_engine_tier_set: NULL");
-    return rc < 0 ? rc : wg_tier_set(e->data_dir, tier, a, actor ? actor : e->actor);
+    wg_store *st = NULL;
+    if (rc == 0)
+        rc = wg_engine__shared_store(&st, e);
+    return rc < 0 ? rc : wg_tier__set_in(st, e->data_dir, tier, a, actor ? actor : e->actor);
 }
 
 int wg_engine_trial_start(wg_engine *e, const char *actor)
 {
     wg_audit *a = NULL;
     int rc = e ? wg_engine_audit(&a, e) : wg_error_set(WG_EINVAL, "wg_engine_trial_start: NULL");
-    return rc < 0 ? rc : wg_tier_start_trial(e->data_dir, wg_engine_now(e), a,
-                                             actor ? actor : e->actor);
+    wg_store *st = NULL;
+    if (rc == 0)
+        rc = wg_engine__shared_store(&st, e);
+    return rc < 0 ? rc : wg_tier__start_trial_in(st, e->data_dir, wg_engine_now(e), a,
+                                                 actor ? actor : e->actor);
 }
 
 int wg_engine_audit_export(wg_audit_event **out, size_t *n, wg_engine *e,

@@ -88,13 +88,50 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Replicas: custom personas are the store's documents personas/<id>.json. */
+static int list_shared(json_t *all, wg_store *st)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = wg_store_doc_list(&names, &n, st, "personas/");
+    for (size_t i = 0; rc == 0 && i < n && i < MAX_PERSONAS; i++) {
+        char *text = NULL;
+        if (wg_store_doc_get(&text, NULL, st, names[i]) == 0) {
+            json_t *p = json_loads(text, 0, NULL);
+            if (json_is_object(p))
+                json_array_append_new(all, p);
+            else
+                json_decref(p);
+        } else if (wg_error_last_code() != WG_ENOTFOUND) {
+            rc = wg_error_last_code();
+        }
+        free(text);
+    }
+    wg_store_doc_names_free(names);
+    return rc;
+}
+
 int wg_personas_list(json_t **out, const char *data_dir)
+{
+    return wg_personas_list_in(out, NULL, data_dir);
+}
+
+int wg_personas_list_in(json_t **out, wg_store *st, const char *data_dir)
 {
     json_t *all = json_array();
     if (!all)
         return wg_error_set(WG_ENOMEM, "out of memory");
     for (size_t i = 0; i < N_BUILTINS; i++)
         json_array_append_new(all, builtin_json(&builtins[i]));
+    if (st && wg_store_is_shared(st)) {
+        int rc = list_shared(all, st);
+        if (rc < 0) {
+            json_decref(all);
+            return rc;
+        }
+        *out = all;
+        return 0;
+    }
     char *dir = personas_dir(data_dir);
     DIR *d = dir ? opendir(dir) : NULL;
     char *names[MAX_PERSONAS];
@@ -176,6 +213,34 @@ static int opt_string(const json_t *body, const char *field, size_t max, const c
 
 int wg_personas_create(json_t **out, const char *data_dir, const json_t *body)
 {
+    return wg_personas_create_in(out, NULL, data_dir, body);
+}
+
+/* Saves a new persona document; the write lock makes "absent, then
+ * written" one step across replicas. */
+static int create_shared(wg_store *st, const char *id, const char *text)
+{
+    char name[96];
+    snprintf(name, sizeof name, "personas/%s.json", id);
+    int rc = wg_store_begin(st, WG_STORE_TX_WRITE);
+    if (rc < 0)
+        return rc;
+    char *existing = NULL;
+    rc = wg_store_doc_get(&existing, NULL, st, name);
+    free(existing);
+    if (rc == 0)
+        rc = wg_error_set(WG_EEXISTS, "a persona with this name already exists");
+    else if (rc == WG_ENOTFOUND)
+        rc = wg_store_doc_put(st, name, text, strlen(text));
+    if (rc < 0) {
+        wg_store_rollback(st);
+        return rc;
+    }
+    return wg_store_commit(st);
+}
+
+int wg_personas_create_in(json_t **out, wg_store *st, const char *data_dir, const json_t *body)
+{
     const char *name = NULL, *description = "", *prompt = "";
     int rc;
     if ((rc = opt_string(body, "name", 100, &name)) < 0 ||
@@ -208,6 +273,20 @@ int wg_personas_create(json_t **out, const char *data_dir, const json_t *body)
         return wg_error_set(WG_EINVAL, "name must contain letters or digits");
     if (is_builtin(id))
         return wg_error_set(WG_EEXISTS, "a built-in persona has this name");
+    if (st && wg_store_is_shared(st)) {
+        json_t *p = json_pack("{s:s,s:s,s:s,s:s,s:O,s:b,s:b}", "id", id, "name", name,
+                              "description", description, "systemPrompt", prompt, "tools", tools,
+                              "readOnly", read_only, "custom", 1);
+        char *text = p ? json_dumps(p, JSON_INDENT(2)) : NULL;
+        rc = text ? create_shared(st, id, text) : wg_error_set(WG_ENOMEM, "out of memory");
+        free(text);
+        if (rc < 0) {
+            json_decref(p);
+            return rc;
+        }
+        *out = p;
+        return 0;
+    }
     char file[80];
     snprintf(file, sizeof file, "%s.json", id);
     char *dir = personas_dir(data_dir);

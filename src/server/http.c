@@ -272,6 +272,18 @@ static enum MHD_Result send_res(struct MHD_Connection *c, wg_server *srv, req_st
     return ok;
 }
 
+/* 1 when the service runs on a shared store that cannot be reached now. */
+static int store_down(wg_server *srv)
+{
+    wg_store *store = srv->ctx.store;
+    if (!store || !wg_store_is_shared(store))
+        return 0;
+    if (wg_store_ping(store) == 0)
+        return 0;
+    wg_error_clear();
+    return 1;
+}
+
 static enum MHD_Result send_error(struct MHD_Connection *c, wg_server *srv, req_state *st,
                                   int status, const char *code, const char *msg)
 {
@@ -482,6 +494,14 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
         }
     }
 
+    /* Replicas: while the shared store is unreachable every route that
+     * needs it would fail half way; answer 503 at once, and recover on the
+     * first request after it is back (wg_store_ping reconnects). */
+    if (store_down(srv)) {
+        ok = send_error(c, srv, st, 503, "UNAVAILABLE",
+                        "the shared store (PostgreSQL) is unreachable; retry shortly");
+        goto out;
+    }
     wg_res res = { 0 };
     if (route->min_tier != WG_ROUTE_FREE &&
         wg_tiering__check(&res, &srv->ctx, route->min_tier) != 0) {
@@ -533,6 +553,13 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
         wg_res__from_error(&res, rc, &srv->ctx);
     else if (res.status == 0)
         wg_res_error(&res, 500, "INTERNAL_ERROR", "the handler gave no answer");
+    if (res.status == 500 && store_down(srv)) {
+        /* the store went away during the handler: say so, not "internal" */
+        wg_res_clear(&res);
+        memset(&res, 0, sizeof res);
+        wg_res_error(&res, 503, "UNAVAILABLE",
+                     "the shared store (PostgreSQL) is unreachable; retry shortly");
+    }
     scrub_echo(&res, c, &req);
     json_decref(req.body);
     ok = send_res(c, srv, st, &res);

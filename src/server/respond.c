@@ -93,6 +93,7 @@ static const struct {
     { WG_EUPSTREAM,    502, "UPSTREAM_ERROR" },
     { WG_ETIMEOUT,     504, "TIMEOUT" },
     { WG_EBUSY,        429, "BUSY" },
+    { WG_EUNAVAILABLE, 503, "UNAVAILABLE" },
 };
 
 void wg_res__from_error(wg_res *res, int rc, const wg_server_ctx *ctx)

@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +37,50 @@ static int bad_field(wg_res *res, const char *field, const char *msg)
 {
     return wg_res_json(res, 400, json_pack("{s:s,s:s,s:s}", "error", "INVALID_FIELD", "field",
                                            field, "message", msg));
+}
+
+/* Replicas: cost events are rows of the shared store (migration 5). */
+static int store_cost(wg_store *st, const char *ws, const char *line)
+{
+    unsigned char r[16];
+    char id[33];
+    randombytes_buf(r, sizeof r);
+    sodium_bin2hex(id, sizeof id, r, sizeof r);
+    wg_store_value p[4] = { WG_SV_TEXT(id), WG_SV_INT(wg_tiering__now_ms()), WG_SV_TEXT(ws),
+                            WG_SV_TEXT(line) };
+    return wg_store_exec(st, "INSERT INTO cost_events (id, created_ms, workspace_id, body)"
+                         " VALUES (?, ?, ?, ?)", p, 4, NULL, NULL);
+}
+
+/* The shared store's events as the file's lines (at most COST_FILE_MAX bytes). */
+static int load_costs(char **out, wg_store *st)
+{
+    wg_store_rows *rows = NULL;
+    int rc = wg_store_exec(st, "SELECT body FROM cost_events ORDER BY created_ms, id", NULL, 0,
+                           &rows, NULL);
+    if (rc < 0)
+        return rc;
+    size_t total = 1, n = wg_store_rows_count(rows);
+    for (size_t i = 0; i < n; i++)
+        total += strlen(wg_store_rows_text(rows, i, 0)) + 1;
+    if (total > COST_FILE_MAX) {
+        wg_store_rows_free(rows);
+        return wg_error_set(WG_EINVAL, "more than %d bytes of cost events", COST_FILE_MAX);
+    }
+    char *text = malloc(total), *w = text;
+    for (size_t i = 0; text && i < n; i++) {
+        size_t l = strlen(wg_store_rows_text(rows, i, 0));
+        memcpy(w, wg_store_rows_text(rows, i, 0), l);
+        w += l;
+        *w++ = '\n';
+    }
+    if (text)
+        *w = '\0';
+    wg_store_rows_free(rows);
+    if (!text)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *out = text;
+    return 0;
 }
 
 static int record_cost(wg_res *res, const wg_req *req)
@@ -62,6 +107,13 @@ static int record_cost(wg_res *res, const wg_req *req)
     json_decref(ev);
     if (!line)
         return wg_error_set(WG_ENOMEM, "out of memory");
+    wg_store *shared = req->ctx->store && wg_store_is_shared(req->ctx->store) ? req->ctx->store
+                                                                              : NULL;
+    if (shared) {
+        int rc = store_cost(shared, ws, line);
+        free(line);
+        return rc < 0 ? rc : wg_res_json(res, 201, json_pack("{s:b}", "recorded", 1));
+    }
     char *path = wg_files__join(req->ctx->data_dir, "cost-events.jsonl", NULL);
     size_t ll = strlen(line);
     line[ll] = '\n';      /* the NUL's byte carries the newline; the length is passed */
@@ -78,10 +130,15 @@ static int record_cost(wg_res *res, const wg_req *req)
 
 static int cost_by_workspace(wg_res *res, const wg_req *req)
 {
-    char *path = wg_files__join(req->ctx->data_dir, "cost-events.jsonl", NULL);
     char *text = NULL;
-    int rc = path ? wg_files__read(&text, NULL, path, COST_FILE_MAX) : WG_ENOMEM;
-    free(path);
+    int rc;
+    if (req->ctx->store && wg_store_is_shared(req->ctx->store)) {
+        rc = load_costs(&text, req->ctx->store);
+    } else {
+        char *path = wg_files__join(req->ctx->data_dir, "cost-events.jsonl", NULL);
+        rc = path ? wg_files__read(&text, NULL, path, COST_FILE_MAX) : WG_ENOMEM;
+        free(path);
+    }
     if (rc < 0 && rc != WG_ENOTFOUND)
         return rc;
     json_t *by = json_object();   /* workspaceId -> totals, in first-seen order */
@@ -204,7 +261,7 @@ static int overview(wg_res *res, const wg_req *req)
         connected += (size_t)wg_registry_is_connected(reg, wg_registry_at(reg, i)->id);
     json_t *personas = NULL;
     int custom = 0;
-    if (wg_personas_list(&personas, req->ctx->data_dir) == 0) {
+    if (wg_personas_list_in(&personas, req->ctx->store, req->ctx->data_dir) == 0) {
         size_t i;
         json_t *p;
         json_array_foreach(personas, i, p)

@@ -9,7 +9,7 @@
 static int list(wg_res *res, const wg_req *req)
 {
     json_t *all = NULL;
-    int rc = wg_personas_list(&all, req->ctx->data_dir);
+    int rc = wg_personas_list_in(&all, req->ctx->store, req->ctx->data_dir);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, json_pack("{s:o}", "personas", all));
@@ -18,7 +18,7 @@ static int list(wg_res *res, const wg_req *req)
 static int create(wg_res *res, const wg_req *req)
 {
     json_t *p = NULL;
-    int rc = wg_personas_create(&p, req->ctx->data_dir, req->body);
+    int rc = wg_personas_create_in(&p, req->ctx->store, req->ctx->data_dir, req->body);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 201, json_pack("{s:o}", "persona", p));

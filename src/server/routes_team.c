@@ -67,7 +67,7 @@ static int team_connect(wg_res *res, const wg_req *req)
 static int governance(wg_res *res, const wg_req *req)
 {
     json_t *personas = NULL;
-    int rc = wg_personas_list(&personas, req->ctx->data_dir);
+    int rc = wg_personas_list_in(&personas, req->ctx->store, req->ctx->data_dir);
     if (rc < 0)
         return rc;
     json_t *tools = json_array();

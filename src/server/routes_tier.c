@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *tier_body(const wg_server_ctx *ctx)
+static json_t *tier_body(const wg_server_ctx *ctx, int *rc)
 {
     wg_tier_info info;
-    wg_tiering__read(&info, ctx);
+    *rc = wg_tiering__read(&info, ctx);
+    if (*rc < 0)
+        return NULL;
     json_t *caps = wg_tier_capabilities_json((wg_tier)info.effective_tier);
     return json_pack("{s:s,s:o,s:o,s:i,s:b,s:b,s:o,s:O}",
                      "tier", info.effective_name,
@@ -34,7 +36,9 @@ static json_t *tier_body(const wg_server_ctx *ctx)
 
 static int get_tier(wg_res *res, const wg_req *req)
 {
-    return wg_res_json(res, 200, tier_body(req->ctx));
+    int rc = 0;
+    json_t *body = tier_body(req->ctx, &rc);
+    return rc < 0 ? rc : wg_res_json(res, 200, body);
 }
 
 static int patch_tier(wg_res *res, const wg_req *req)
@@ -49,14 +53,17 @@ static int patch_tier(wg_res *res, const wg_req *req)
     int rc = wg_engine_tier_set(req->ctx->engine, tier, "api-admin");
     if (rc < 0)
         return rc;
-    return wg_res_json(res, 200, tier_body(req->ctx));
+    json_t *body = tier_body(req->ctx, &rc);
+    return rc < 0 ? rc : wg_res_json(res, 200, body);
 }
 
 static int start_trial(wg_res *res, const wg_req *req)
 {
     int rc = wg_engine_trial_start(req->ctx->engine, "api");
     if (rc == WG_EEXISTS) {
-        json_t *body = tier_body(req->ctx);
+        json_t *body = tier_body(req->ctx, &rc);
+        if (rc < 0)
+            return rc;
         json_object_set_new(body, "error", json_string("TRIAL_ALREADY_STARTED"));
         json_object_set_new(body, "message",
                             json_string("A trial was already started for this installation."));
@@ -64,7 +71,8 @@ static int start_trial(wg_res *res, const wg_req *req)
     }
     if (rc < 0)
         return rc;
-    return wg_res_json(res, 200, tier_body(req->ctx));
+    json_t *body = tier_body(req->ctx, &rc);
+    return rc < 0 ? rc : wg_res_json(res, 200, body);
 }
 
 static const wg_http_route routes[] = {

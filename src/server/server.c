@@ -3,6 +3,8 @@
 #include "server/server_int.h"
 #include "server/session.h"
 #include "server/sse.h"
+#include "engine/engine_int.h"
+#include "store/config.h"
 #include "store/files.h"
 #include "waggle/datadir.h"
 #include "waggle/engine.h"
@@ -93,6 +95,7 @@ static void release(wg_server *srv)
         if (wg_server__areas[a]->fini)
             wg_server__areas[a]->fini(srv->area_state[a]);
     free(srv->area_state);
+    wg_replica__stop(srv);
     wg_sse__hub_free(srv->sse);
     wg_engine_free(srv->engine);
     wg_route__table_free(&srv->table);
@@ -158,6 +161,7 @@ static int init_handles(wg_server *srv, const wg_server_options *opt)
     eo.obsidian_roots = (const char *const *)srv->obsidian_roots;
     eo.log = log_engine;
     eo.log_ud = srv;
+    wg_replica__bus(srv, &eo.bus);
     int rc = 0;
     if (opt->max_autonomy && wg_autonomy_parse(&eo.max_autonomy, opt->max_autonomy) < 0)
         return wg_error_set(WG_EINVAL, "max_autonomy must be normal, trusted or yolo");
@@ -250,7 +254,7 @@ int wg_server_start(wg_server **out, const wg_server_options *opt)
         goto fail;
     if ((rc = wg_route__table_build(&srv->table)) < 0)
         goto fail;
-    if ((rc = init_handles(srv, opt)) < 0)
+    if ((rc = init_handles(srv, opt)) < 0 || (rc = wg_replica__start(srv)) < 0)
         goto fail;
     if ((rc = wg_sse__hub_start(&srv->sse, srv->engine, opt->sse_heartbeat_ms,
                                  opt->sse_max_streams)) < 0)
@@ -330,52 +334,33 @@ void wg_server_stop(wg_server *srv)
     release(srv);
 }
 
-#define CONFIG_MAX (1 << 20)   /* as the tier module's config.json limit */
+/* The settings beside the tier (cloudSync, the team server): the store's
+ * config module (store/config.h) edits DATA_DIR/config.json under flock
+ * on config.json.lock, or the shared store's config under its write lock,
+ * so no edit is lost between processes or replicas. */
+typedef struct config_edit {
+    void (*edit)(json_t *cfg, const void *arg);
+    const void *arg;
+} config_edit;
 
-/* config.json is also written by the store's tier module (and by other
- * processes): both take flock on DATA_DIR/config.json.lock, so no edit is
- * lost between them. */
-static int lock_config(const char *data_dir)
+static int apply_edit(json_t *cfg, void *arg)
 {
-    char *path = wg_files__join(data_dir, "config.json.lock", NULL);
-    int fd = path ? wg_files__lock(path) : wg_error_set(WG_ENOMEM, "out of memory");
-    free(path);
-    return fd;
+    const config_edit *ce = arg;
+    ce->edit(cfg, ce->arg);
+    return 0;
 }
 
 int wg_server__config_edit(const wg_server_ctx *ctx, void (*edit)(json_t *cfg, const void *arg),
                            const void *arg)
 {
     wg_server *srv = ctx->priv;
-    char *path = wg_files__join(ctx->data_dir, "config.json", NULL);
-    if (!path)
-        return wg_error_set(WG_ENOMEM, "out of memory");
+    wg_store *st = NULL;
+    int rc = wg_engine__shared_store(&st, srv->engine);
+    if (rc < 0)
+        return rc;
+    config_edit ce = { edit, arg };
     pthread_mutex_lock(&srv->config_lock);
-    int fd = lock_config(ctx->data_dir);
-    if (fd < 0) {
-        pthread_mutex_unlock(&srv->config_lock);
-        free(path);
-        return fd;
-    }
-    char *old = NULL;
-    size_t old_len = 0;
-    /* Never through a symlink or blocking on a FIFO; missing or broken is {}. */
-    json_t *cfg = wg_files__read(&old, &old_len, path, CONFIG_MAX) == 0
-                ? json_loadb(old, old_len, 0, NULL) : NULL;
-    free(old);
-    wg_error_clear();
-    if (!json_is_object(cfg)) {
-        json_decref(cfg);
-        cfg = json_object();
-    }
-    edit(cfg, arg);
-    char *text = json_dumps(cfg, JSON_INDENT(2));
-    json_decref(cfg);
-    int rc = text ? wg_files__write_atomic(path, text, strlen(text))
-                  : wg_error_set(WG_ENOMEM, "out of memory");
-    wg_files__unlock(fd);
+    rc = wg_config__edit(st, ctx->data_dir, apply_edit, &ce);
     pthread_mutex_unlock(&srv->config_lock);
-    free(text);
-    free(path);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include "server/route.h"
 #include "waggle/connector.h"
 #include "waggle/server.h"
+#include "waggle/engine.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -136,7 +137,18 @@ struct wg_server {
     int allow_privileged_db_roles;
     wg_server_log_fn log;
     void *log_ud;
+    struct wg_store_feed *feed;    /* replicas: LISTEN for other replicas' events */
+    char replica_id[33];           /* random; tags this replica's NOTIFYs */
 };
+
+/* replica.c: what a replica on a shared store adds (docs/replicas.md). */
+/* Fills the engine options' bus seam: each event is NOTIFYd to the other
+ * replicas once the store is shared (a no-op on SQLite). */
+void wg_replica__bus(wg_server *srv, wg_engine_bus *bus);
+/* On a shared store: checks the tokens against the hashes the store holds
+ * (the first replica stores them) and starts the event feed. 0 on SQLite. */
+int wg_replica__start(wg_server *srv);
+void wg_replica__stop(wg_server *srv);
 
 /* http.c */
 typedef struct wg_http_limits {

@@ -4,6 +4,7 @@
  * anything unreadable is FREE) and the 403 body is requireTier's. */
 #include "server/tiering.h"
 #include "server/server_int.h"
+#include "waggle/engine.h"
 #include "waggle/tier.h"
 
 #include <stdio.h>
@@ -25,7 +26,7 @@ long long wg_tiering__now_ms(void)
 int wg_tiering__read(wg_tier_info *info, const wg_server_ctx *ctx)
 {
     wg_tier_status st;
-    wg_tier_read(&st, ctx->data_dir, 0);
+    int rc = wg_engine_tier_get(&st, ctx->engine);
     memset(info, 0, sizeof *info);
     snprintf(info->raw, sizeof info->raw, "%s", wg_tier_name(st.tier));
     info->has_tier = st.has_tier;
@@ -37,13 +38,18 @@ int wg_tiering__read(wg_tier_info *info, const wg_server_ctx *ctx)
     info->trial_days_remaining = st.trial_days_remaining;
     info->trial_expired = st.trial_expired;
     info->trial_active = st.effective == WG_TIER_TRIAL;
-    return 0;
+    return rc;
 }
 
 int wg_tiering__check(wg_res *res, const wg_server_ctx *ctx, wg_route_tier min)
 {
     wg_tier_info info;
-    wg_tiering__read(&info, ctx);
+    int rc = wg_tiering__read(&info, ctx);
+    if (rc < 0) {
+        /* A shared store that cannot be read is 503, never a plan's 403. */
+        wg_res__from_error(res, rc, ctx);
+        return 1;
+    }
     wg_tier_denial d;
     if (min < WG_ROUTE_FREE || min > WG_ROUTE_ENTERPRISE ||
         wg_tier_require(&d, info.effective_tier, route_tiers[min]) == 0)

@@ -25,7 +25,9 @@ typedef struct {
     int trial_active;
 } wg_tier_info;
 
-/* Reads DATA_DIR/config.json. Never fails: unreadable means FREE. */
+/* Reads the tier through the engine (DATA_DIR/config.json, or the shared
+ * store). *info is always filled (FREE when unreadable); returns 0, or the
+ * shared store's error (WG_EUNAVAILABLE: answer 503). */
 int wg_tiering__read(wg_tier_info *info, const wg_server_ctx *ctx);
 
 /* The real clock, ms since the epoch. */

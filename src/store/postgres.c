@@ -8,8 +8,15 @@
  * equivalent of SQLite's BEGIN IMMEDIATE: read-modify-write sequences (the
  * audit chain's head, pool cooldowns) never interleave across replicas;
  * a read transaction is a REPEATABLE READ snapshot.
- * NOTICEs are swallowed: the library never prints. */
-#include "waggle/store.h"
+ * NOTICEs are swallowed: the library never prints.
+ *
+ * A lost connection (PostgreSQL restarted, a network cut) is WG_EUNAVAILABLE,
+ * never a crash: the statement that found it fails (it may or may not have
+ * reached the server, so it is never re-sent), and the next statement
+ * outside a transaction reconnects first (PQreset). While the server is
+ * down every call fails fast with WG_EUNAVAILABLE (the service answers 503)
+ * and the first one after it is back succeeds; nothing restarts. */
+#include "store/store_int.h"
 #include "waggle/sys/store.h"
 #include "waggle/error.h"
 
@@ -31,8 +38,34 @@ static void quiet(void *arg, const char *msg)
     (void)msg;
 }
 
+static int unreachable(PGconn *c, const char *what)
+{
+    char clean[240];
+    snprintf(clean, sizeof clean, "%s", PQerrorMessage(c));
+    for (char *p = clean; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    return wg_error_set(WG_EUNAVAILABLE, "store (postgres) unreachable during %s: %s", what,
+                        clean);
+}
+
+/* Reconnects a lost connection before a statement. Only called outside a
+ * transaction (a transaction is lost with its connection). */
+static int ensure(PGconn *c, const char *what)
+{
+    if (PQstatus(c) == CONNECTION_OK)
+        return 0;
+    PQreset(c);
+    if (PQstatus(c) != CONNECTION_OK)
+        return unreachable(c, what);
+    PQsetNoticeProcessor(c, quiet, NULL);
+    return 0;
+}
+
 static int fail(PGconn *c, const PGresult *r, const char *what)
 {
+    if (PQstatus(c) != CONNECTION_OK)
+        return unreachable(c, what);
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     /* serialization failure, deadlock, lock not available: retryable */
     int busy = state && (!strcmp(state, "40001") || !strcmp(state, "40P01") || !strcmp(state, "55P03"));
@@ -45,24 +78,37 @@ static int fail(PGconn *c, const PGresult *r, const char *what)
     return wg_error_set(busy ? WG_EBUSY : WG_ESTORE, "store (postgres): %s: %s", what, clean);
 }
 
+/* The connection and whether a transaction is open on it: a connection
+ * lost inside a transaction is never silently replaced (what follows would
+ * run outside the transaction); the transaction fails and ends first. */
+typedef struct pgdb {
+    PGconn *c;
+    int in_tx;
+} pgdb;
+
 static int pg_open(void **out, const char *conninfo)
 {
-    PGconn *c = PQconnectdb(conninfo);
-    if (!c)
+    pgdb *d = calloc(1, sizeof *d);
+    if (!d || !(d->c = PQconnectdb(conninfo))) {
+        free(d);
         return wg_error_set(WG_ENOMEM, "out of memory");
-    if (PQstatus(c) != CONNECTION_OK) {
-        int rc = fail(c, NULL, "connect");
-        PQfinish(c);
+    }
+    if (PQstatus(d->c) != CONNECTION_OK) {
+        int rc = unreachable(d->c, "connect");
+        PQfinish(d->c);
+        free(d);
         return rc;
     }
-    PQsetNoticeProcessor(c, quiet, NULL);
-    *out = c;
+    PQsetNoticeProcessor(d->c, quiet, NULL);
+    *out = d;
     return 0;
 }
 
-static void pg_close(void *c)
+static void pg_close(void *vd)
 {
-    PQfinish(c);
+    pgdb *d = vd;
+    PQfinish(d->c);
+    free(d);
 }
 
 /* "?" -> "$n" outside single- and double-quoted text. New string. */
@@ -133,10 +179,11 @@ static int collect(wg_store_rows **out, PGresult *r)
     return 0;
 }
 
-static int pg_exec(void *vc, const char *sql, const wg_store_value *p, size_t n,
+static int pg_exec(void *vd, const char *sql, const wg_store_value *p, size_t n,
                    wg_store_rows **rows, int64_t *changes)
 {
-    PGconn *c = vc;
+    pgdb *d = vd;
+    PGconn *c = d->c;
     char *q = translate(sql, n);
     const char **vals = calloc(n + 1, sizeof *vals);
     int *lens = calloc(n + 1, sizeof *lens), *fmts = calloc(n + 1, sizeof *fmts);
@@ -164,6 +211,8 @@ static int pg_exec(void *vc, const char *sql, const wg_store_value *p, size_t n,
             break;
         }
     }
+    if (!d->in_tx && (rc = ensure(c, "exec")) < 0)
+        goto done;
     PGresult *r = PQexecParams(c, q, (int)n, NULL, vals, lens, fmts, 0);
     ExecStatusType st = PQresultStatus(r);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -195,23 +244,48 @@ static int simple(PGconn *c, const char *sql)
     return rc;
 }
 
-static int pg_begin(void *c, wg_store_tx kind)
+static int pg_begin(void *vd, wg_store_tx kind)
 {
+    pgdb *d = vd;
+    PGconn *c = d->c;
     /* A read transaction is one snapshot (REPEATABLE READ), as SQLite's
      * deferred BEGIN is under WAL: wg_audit_verify reads the anchor and
      * every row of the chain as of one moment while appends go on. */
-    int rc = simple(c, kind == WG_STORE_TX_WRITE ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ");
+    int rc = ensure(c, "begin");
+    if (rc < 0)
+        return rc;
+    rc = simple(c, kind == WG_STORE_TX_WRITE ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ");
     if (rc == 0 && kind == WG_STORE_TX_WRITE) {
         char q[64];
         snprintf(q, sizeof q, "SELECT pg_advisory_xact_lock(%d)", WRITE_LOCK_KEY);
         if ((rc = simple(c, q)) < 0)
             simple(c, "ROLLBACK");
     }
+    d->in_tx = rc == 0;
     return rc;
 }
 
-static int pg_commit(void *c) { return simple(c, "COMMIT"); }
-static int pg_rollback(void *c) { return simple(c, "ROLLBACK"); }
+static int pg_commit(void *vd)
+{
+    pgdb *d = vd;
+    d->in_tx = 0;
+    return simple(d->c, "COMMIT");
+}
+
+static int pg_rollback(void *vd)
+{
+    pgdb *d = vd;
+    d->in_tx = 0;
+    if (PQstatus(d->c) != CONNECTION_OK)
+        return 0;   /* the server already dropped the transaction with the connection */
+    return simple(d->c, "ROLLBACK");
+}
+
+int wg_store__pg_ping(void *vd)
+{
+    pgdb *d = vd;
+    return d->in_tx ? 0 : ensure(d->c, "reconnect");
+}
 
 static const wg_store_backend postgres_backend = {
     .version = WG_STORE_BACKEND_VERSION,

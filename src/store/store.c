@@ -6,6 +6,8 @@
 #include "waggle/sys/store.h"
 #include "waggle/error.h"
 #include "waggle/time.h"
+#include "waggle/version.h"
+#include "store/store_int.h"
 
 #include <pthread.h>
 #include <sodium.h>
@@ -20,6 +22,7 @@ struct wg_store {
     pthread_mutex_t mu;        /* recursive; held across a transaction */
     int in_tx;
     int version;
+    char *target;              /* the back end's target (the feed opens its own connection) */
 };
 
 /* ---- result sets ------------------------------------------------------ */
@@ -263,12 +266,36 @@ static const char *const m3[] = {
     NULL
 };
 
+/* 5 (replicas): the state every replica must see that was a data dir
+ * file (docs/replicas.md): named documents (the config with tier, trial
+ * and settings; personas; marketplace packs; installed skills) and the
+ * cost events. Created on both back ends; SQLite stores use them only when
+ * asked to (wg_store_is_shared). */
+static const char *const m5[] = {
+    "CREATE TABLE IF NOT EXISTS shared_docs ("
+    " name TEXT PRIMARY KEY, body {blob} NOT NULL, updated_ms BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS cost_events ("
+    " id TEXT PRIMARY KEY, created_ms BIGINT NOT NULL, workspace_id TEXT NOT NULL,"
+    " body TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS cost_events_ws ON cost_events (workspace_id)",
+    NULL
+};
+
 static const migration migrations[] = {
     { 1, m1 },
     { 2, m2 },
     { 3, m3 },
     { 4, m4 },
+    { 5, m5 },
 };
+
+static int known_version(int64_t v)
+{
+    for (size_t m = 0; m < sizeof migrations / sizeof *migrations; m++)
+        if (migrations[m].version == v)
+            return 1;
+    return 0;
+}
 
 static int run_sql(wg_store *st, const char *tmpl)
 {
@@ -331,6 +358,19 @@ static int migrate(wg_store *st)
         goto fail;
     int have = 0;
     size_t applied = wg_store_rows_count(rows);
+    /* A store migrated by a newer waggle (another replica upgraded first)
+     * has tables this one does not know to keep consistent: refuse rather
+     * than write beside them. */
+    for (size_t r = 0; r < applied; r++) {
+        int64_t v = wg_store_rows_int(rows, r, 0);
+        if (!known_version(v)) {
+            rc = wg_error_set(WG_EUNSUPPORTED, "the store is at schema version %lld, which this "
+                              "waggle %s does not know (it knows up to %d): upgrade this replica "
+                              "before starting it; nothing was changed", (long long)v,
+                              wg_version(), migrations[sizeof migrations / sizeof *migrations - 1].version);
+            goto fail;
+        }
+    }
     for (size_t m = 0; m < sizeof migrations / sizeof *migrations; m++) {
         int done = 0;
         for (size_t r = 0; r < applied && !done; r++)
@@ -386,6 +426,10 @@ int wg_store_open_backend(wg_store **out, const wg_store_backend *be,
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&st->mu, &attr);
     pthread_mutexattr_destroy(&attr);
+    if (!(st->target = strdup(target))) {
+        wg_store_free(st);
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
     int rc = be->open(&st->db, target);
     if (rc < 0) {
         st->db = NULL;
@@ -424,12 +468,35 @@ void wg_store_free(wg_store *st)
     if (st->db)
         st->be->close(st->db);
     pthread_mutex_destroy(&st->mu);
+    if (st->target)
+        sodium_memzero(st->target, strlen(st->target));   /* a conninfo may hold a password */
+    free(st->target);
     free(st->data_dir);
     free(st);
 }
 
 const char *wg_store_data_dir(const wg_store *st) { return st ? st->data_dir : NULL; }
 int wg_store_schema_version(const wg_store *st) { return st ? st->version : 0; }
+
+int wg_store_ping(wg_store *st)
+{
+    if (!st)
+        return wg_error_set(WG_EINVAL, "wg_store_ping: NULL store");
+    if (st->be != wg_store_postgres_backend())
+        return 0;
+    lock(st);
+    int rc = st->in_tx ? 0 : wg_store__pg_ping(st->db);
+    unlock(st);
+    return rc;
+}
+
+int wg_store_is_shared(const wg_store *st)
+{
+    return st && strcmp(st->be->name, "sqlite") != 0;
+}
+
+const char *wg_store__target(const wg_store *st) { return st ? st->target : NULL; }
+const char *wg_store_backend_name(const wg_store *st) { return st ? st->be->name : NULL; }
 
 /* ---- settings ------------------------------------------------------------- */
 

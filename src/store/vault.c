@@ -295,8 +295,10 @@ static int verify_key(wg_vault *v)
     free(bin);
     if (rc < 0)
         return wg_error_set(WG_ECRYPTO,
-            "wrong vault key: this vault was created with another key "
-            "(check WAGGLE_VAULT_PASSPHRASE or DATA_DIR/vault.key)");
+            "wrong vault key: this vault was created with another key, so this process "
+            "cannot open what the store holds and does not start (check "
+            "WAGGLE_VAULT_KEY_FILE, WAGGLE_VAULT_PASSPHRASE or DATA_DIR/vault.key: every "
+            "replica on one database needs the same key)");
     wipe_free(m, ml);
     return 0;
 }
@@ -380,14 +382,22 @@ int wg_vault_open(wg_vault **out, wg_store *st)
     const char *pass = getenv("WAGGLE_VAULT_PASSPHRASE");
     if (pass && *pass)
         return wg_vault_open_passphrase(out, st, pass, strlen(pass));
+    /* Replicas: the operator supplies one key file to all of them; it is
+     * never created here (a made-up key would open nothing they share). */
+    const char *key_file = getenv("WAGGLE_VAULT_KEY_FILE");
     const char *dir = wg_store_data_dir(st);
-    if (!dir)
+    if (!(key_file && *key_file) && !dir)
         return wg_error_set(WG_EINVAL,
-            "the store has no data dir for vault.key; set WAGGLE_VAULT_PASSPHRASE");
+            "the store has no data dir for vault.key; set WAGGLE_VAULT_KEY_FILE or "
+            "WAGGLE_VAULT_PASSPHRASE");
     wg_vault *v = vault_new(st);
     if (!v)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    int rc = load_key_file(v->key, st, dir);
+    int rc = key_file && *key_file ? read_key_file(v->key, key_file)
+                                   : load_key_file(v->key, st, dir);
+    if (rc == WG_ENOTFOUND && key_file && *key_file)
+        rc = wg_error_set(WG_ENOTFOUND, "WAGGLE_VAULT_KEY_FILE=%s does not exist (make one "
+                          "with: head -c 32 /dev/urandom > FILE; chmod 600 FILE)", key_file);
     if (rc < 0) {
         wg_vault_free(v);
         return rc;

@@ -2,6 +2,7 @@
 #include "wgtest.h"
 
 #include <errno.h>
+#include <libpq-fe.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
@@ -11,6 +12,52 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* WGT_STORE_ON_PG=1 (ctest's integration.store_pg.* entries): each temp
+ * dir gets a fresh PostgreSQL schema of its own on $WAGGLE_TEST_PG, and
+ * $WAGGLE_DATABASE_URL points at it, so a suite written against
+ * wg_store_open(dir) runs unchanged on the PostgreSQL back end. */
+static int store_on_pg(void)
+{
+    const char *on = getenv("WGT_STORE_ON_PG"), *pg = getenv("WAGGLE_TEST_PG");
+    return on && !strcmp(on, "1") && pg && *pg;
+}
+
+static void quiet_notice(void *arg, const char *msg)
+{
+    (void)arg;
+    (void)msg;
+}
+
+static void schema_of(char *out, size_t cap, const char *dir)
+{
+    const char *b = strrchr(dir, '.');
+    snprintf(out, cap, "wgt_%s", b ? b + 1 : "x");
+}
+
+static void schema_sql(const char *dir, int create)
+{
+    char schema[64], q[256];
+    schema_of(schema, sizeof schema, dir);
+    snprintf(q, sizeof q, create ? "DROP SCHEMA IF EXISTS \"%s\" CASCADE; CREATE SCHEMA \"%s\""
+                                 : "DROP SCHEMA IF EXISTS \"%s\" CASCADE", schema, schema);
+    PGconn *c = PQconnectdb(getenv("WAGGLE_TEST_PG"));
+    PQsetNoticeProcessor(c, quiet_notice, NULL);
+    PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, q) : NULL;
+    int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    PQfinish(c);
+    if (!ok && create) {
+        fprintf(stderr, "wgt_tmpdir: cannot make schema %s on WAGGLE_TEST_PG\n", schema);
+        abort();
+    }
+    if (create) {
+        static char url[1400];   /* setenv copies it; static keeps it off the stack */
+        snprintf(url, sizeof url, "%s options='-csearch_path=\"%s\"'", getenv("WAGGLE_TEST_PG"),
+                 schema);
+        setenv("WAGGLE_DATABASE_URL", url, 1);
+    }
+}
 
 char *wgt_tmpdir(void)
 {
@@ -22,6 +69,8 @@ char *wgt_tmpdir(void)
         perror("mkdtemp");
         abort();
     }
+    if (store_on_pg())
+        schema_sql(dir, 1);
     return strdup(dir);
 }
 
@@ -34,6 +83,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 void wgt_rmtree(const char *path)
 {
+    if (path && store_on_pg() && strstr(path, "/waggle-test."))
+        schema_sql(path, 0);
     if (path)
         nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -115,14 +115,25 @@ static int64_t count(const char *q)
 
 Test(store_locks, a_missing_migration_runs_even_below_a_recorded_one)
 {
-    /* as if this store had only migration 1 plus some later version 9 */
+    /* as if this store had every migration but 4 (5 is recorded, above it) */
     cr_assert_eq(wg_store_exec(st, "DROP TABLE store_locks", NULL, 0, NULL, NULL), 0);
     cr_assert_eq(wg_store_exec(st, "DELETE FROM schema_version WHERE version = 4", NULL, 0,
-                               NULL, NULL), 0);
-    cr_assert_eq(wg_store_exec(st, "INSERT INTO schema_version (version) VALUES (9)", NULL, 0,
                                NULL, NULL), 0);
     wg_store_free(st);
     cr_assert_eq(wg_store_open(&st, dir), 0, "%s", wg_error_last());
     cr_assert_eq(count("SELECT COUNT(*) FROM schema_version WHERE version = 4"), 1);
     cr_assert_eq(wg_store_lock_take(st, "l", "a", 10, 0), 0, "store_locks is back");
+}
+
+/* A store migrated by a newer waggle (a replica upgraded first) is refused
+ * with what to do, and left as it was. */
+Test(store_locks, a_store_of_a_newer_schema_is_refused_untouched)
+{
+    cr_assert_eq(wg_store_exec(st, "INSERT INTO schema_version (version) VALUES (999)", NULL, 0,
+                               NULL, NULL), 0);
+    wg_store_free(st);
+    st = NULL;
+    cr_assert_eq(wg_store_open(&st, dir), WG_EUNSUPPORTED);
+    cr_assert(strstr(wg_error_last(), "schema version 999"), "%s", wg_error_last());
+    cr_assert(strstr(wg_error_last(), "upgrade this replica"), "%s", wg_error_last());
 }

@@ -10,7 +10,7 @@
 #include "waggle/error.h"
 #include "waggle/shell.h"
 #include "core/gate_internal.h"
-#include "core/shell_rules.h"
+#include "core/shell/rules.h"
 
 #include <jansson.h>
 #include <stdlib.h>

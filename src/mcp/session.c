@@ -31,7 +31,8 @@ typedef struct call {
     json_int_t ask_id;          /* an elicitation waiting for its answer; 0 none */
     int answered;
     json_t *ask_result, *ask_error;
-    struct call *next;
+    struct call *next;          /* every call of the session (running or queued) */
+    struct call *qnext;         /* waiting for a thread */
 } call;
 
 struct wg_mcp_session {
@@ -44,7 +45,9 @@ struct wg_mcp_session {
     int elicit;                 /* the client declared form elicitation */
     int closing, closed;
     call *calls;
-    size_t running;
+    size_t running;             /* threads running calls (at most o.max_calls) */
+    call *qhead, *qtail;        /* calls waiting for one of them */
+    size_t queued;
     json_int_t next_id;         /* of the requests we send */
     char *fingerprint;          /* the tool names last seen (watcher) */
     pthread_t watcher;
@@ -187,30 +190,46 @@ static void call_free(call *c)
     free(c);
 }
 
+/* Runs c, then whatever waits in the queue, so at most max_calls threads
+ * ever run a session's calls. */
 static void *call_thread(void *arg)
 {
     call *c = arg;
     wg_mcp_session *s = c->s;
-    json_t *r = execute(c);
-    pthread_mutex_lock(&s->mu);
-    int cancelled = c->cancelled;
-    pthread_mutex_unlock(&s->mu);
-    /* a cancelled request gets no response (MCP "Cancellation") */
-    if (!cancelled)
-        send_msg(s, c->id, 1, r ? wg_rpc__result(c->id, r)
-                 : wg_rpc__error(c->id, WG_RPC_INTERNAL_ERROR, "out of memory", NULL));
-    else
-        json_decref(r);
-    pthread_mutex_lock(&s->mu);
-    for (call **p = &s->calls; *p; p = &(*p)->next)
-        if (*p == c) {
-            *p = c->next;
-            break;
+    while (c) {
+        pthread_mutex_lock(&s->mu);
+        int cancelled = c->cancelled;
+        pthread_mutex_unlock(&s->mu);
+        json_t *r = cancelled ? NULL : execute(c);
+        pthread_mutex_lock(&s->mu);
+        cancelled = c->cancelled;
+        pthread_mutex_unlock(&s->mu);
+        /* a cancelled request gets no response (MCP "Cancellation") */
+        if (!cancelled)
+            send_msg(s, c->id, 1, r ? wg_rpc__result(c->id, r)
+                     : wg_rpc__error(c->id, WG_RPC_INTERNAL_ERROR, "out of memory", NULL));
+        else
+            json_decref(r);
+        pthread_mutex_lock(&s->mu);
+        for (call **p = &s->calls; *p; p = &(*p)->next)
+            if (*p == c) {
+                *p = c->next;
+                break;
+            }
+        call *next = s->qhead;
+        if (next) {
+            s->qhead = next->qnext;
+            if (!s->qhead)
+                s->qtail = NULL;
+            s->queued--;
+        } else {
+            s->running--;
         }
-    s->running--;
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->mu);
-    call_free(c);
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        call_free(c);
+        c = next;
+    }
     return NULL;
 }
 
@@ -284,15 +303,7 @@ static int known_tool(wg_mcp_session *s, const char *name)
     size_t len = strlen(name);
     if (!len || len >= WG_ENGINE_TOOL_MAX || strpbrk(name, "\n\r"))
         return 0;
-    char *fp = NULL;
-    if (wg_mcp__tools_fingerprint(&fp, s->o.engine) < 0)
-        return 0;
-    size_t n = strlen(name);
-    int found = 0;
-    for (const char *p = fp; *p && !found; p = strchr(p, '\n') + 1)
-        found = strncmp(p, name, n) == 0 && p[n] == '\n';
-    free(fp);
-    return found;
+    return wg_mcp__tools_has(s->o.engine, name);
 }
 
 static void m_tools_call(wg_mcp_session *s, const wg_rpc_msg *m)
@@ -322,18 +333,30 @@ static void m_tools_call(wg_mcp_session *s, const wg_rpc_msg *m)
     c->progress = token ? json_deep_copy(token) : NULL;
     c->args = args ? json_deep_copy(args) : json_object();
     pthread_mutex_lock(&s->mu);
-    int full = s->running >= s->o.max_calls || s->closing;
+    int start = s->running < s->o.max_calls;
+    int full = s->closing || (!start && s->queued >= WG_MCP_QUEUE_MAX);
     if (!full) {
         c->next = s->calls;
         s->calls = c;
-        s->running++;
+        if (start) {
+            s->running++;
+        } else {                 /* a running thread takes it when it is done */
+            if (s->qtail)
+                s->qtail->qnext = c;
+            else
+                s->qhead = c;
+            s->qtail = c;
+            s->queued++;
+        }
     }
     pthread_mutex_unlock(&s->mu);
     if (full) {
         call_free(c);
-        send_error(s, m->id, WG_RPC_SERVER_BUSY, "too many tool calls running in this session");
+        send_error(s, m->id, WG_RPC_SERVER_BUSY, "too many tool calls waiting in this session");
         return;
     }
+    if (!start)
+        return;
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -538,7 +561,7 @@ const char *wg_mcp__session_protocol(wg_mcp_session *s)
 size_t wg_mcp__session_running(wg_mcp_session *s)
 {
     pthread_mutex_lock(&s->mu);
-    size_t n = s->running;
+    size_t n = s->running + s->queued;
     pthread_mutex_unlock(&s->mu);
     return n;
 }

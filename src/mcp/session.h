@@ -7,7 +7,8 @@
  *                         capabilities {tools: {listChanged: true}}
  *   ping                  {}
  *   tools/list            tools.h (no pagination: a cursor is -32602)
- *   tools/call            on a thread of its own: gate_check, or
+ *   tools/call            on one of at most max_calls threads (more wait in a
+ *                         queue of WG_MCP_QUEUE_MAX; past it -32000): gate_check, or
  *                         wg_engine_execute. When the gate asks and the client
  *                         declared form elicitation, elicitation/create asks
  *                         the person (elicit.h); otherwise the answer is
@@ -47,6 +48,7 @@ typedef void (*wg_mcp_send_fn)(void *ud, const json_t *related, int final, const
 
 #define WG_MCP_OPTIONS_VERSION 1
 #define WG_MCP_CALLS_MAX 64              /* the most calls a session runs at once */
+#define WG_MCP_QUEUE_MAX 1024            /* calls waiting for one of those threads */
 #define WG_MCP_DEFAULT_POLL_MS 2000u
 
 typedef struct wg_mcp_options {
@@ -86,7 +88,7 @@ void wg_mcp__session_free(wg_mcp_session *s);
 int wg_mcp__session_initialized(wg_mcp_session *s);
 /* The negotiated protocol version ("" before initialize). Borrowed. */
 const char *wg_mcp__session_protocol(wg_mcp_session *s);
-/* How many tools/call requests are running now. */
+/* How many tools/call requests are running or waiting to run now. */
 size_t wg_mcp__session_running(wg_mcp_session *s);
 
 #endif

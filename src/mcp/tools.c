@@ -92,6 +92,34 @@ int wg_mcp__tools_list(json_t **out, wg_engine *e)
     return 0;
 }
 
+int wg_mcp__tools_has(wg_engine *e, const char *name)
+{
+    if (strcmp(name, WG_MCP_GATE_CHECK) == 0)
+        return 1;
+    size_t n = 0;
+    const wg_captool_def *cap = wg_captool_defs(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(cap[i].name, name) == 0)
+            return 1;
+    const wg_catalogtool_def *cat = wg_catalogtool_defs(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(cat[i].name, name) == 0)
+            return 1;
+    /* connector_<id>_<action>: a registered action of a connected connector */
+    wg_registry *reg = NULL;
+    wg_risk_level risk;
+    if (strncmp(name, "connector_", 10) != 0 || wg_engine_registry(&reg, e) < 0 ||
+        wg_registry_action_risk(&risk, reg, name) < 0)
+        return 0;
+    char id[WG_ENGINE_TOOL_MAX];
+    size_t len = strcspn(name + 10, "_");
+    if (len >= sizeof id)
+        return 0;
+    memcpy(id, name + 10, len);
+    id[len] = 0;
+    return wg_registry_is_connected(reg, id);
+}
+
 char *wg_mcp__tools_names(const json_t *tools)
 {
     size_t len = 1, i;

@@ -25,6 +25,9 @@ int wg_mcp__tools_list(json_t **out, wg_engine *e);
 /* The tool names of that list joined by newlines: what list_changed
  * compares. *out new (free()). */
 int wg_mcp__tools_fingerprint(char **out, wg_engine *e);
+/* 1 when name is on the list tools/list would give now (without building
+ * it: one store read for a connector tool). */
+int wg_mcp__tools_has(wg_engine *e, const char *name);
 /* The same for a list already made (NULL when out of memory). New. */
 char *wg_mcp__tools_names(const json_t *tools);
 

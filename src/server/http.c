@@ -161,7 +161,12 @@ static void add_cors(struct MHD_Response *r, const wg_server *srv, struct MHD_Co
     if (!wg_guard__origin_ok(srv, origin))
         return;
     MHD_add_response_header(r, "Access-Control-Allow-Origin", origin);
-    MHD_add_response_header(r, "Access-Control-Allow-Headers", "Authorization, Content-Type");
+    /* the MCP transport's headers too (routes_mcp.c), so a browser client of an
+     * allowed origin can keep its session */
+    MHD_add_response_header(r, "Access-Control-Allow-Headers",
+                            "Authorization, Content-Type, Mcp-Session-Id, MCP-Protocol-Version, "
+                            "Last-Event-ID");
+    MHD_add_response_header(r, "Access-Control-Expose-Headers", "Mcp-Session-Id");
     MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE");
     MHD_add_response_header(r, "Access-Control-Max-Age", "600");
 }

@@ -19,10 +19,12 @@
 #define SEND "connector_slack-mock_send_slack_message"
 
 static wgt_server s;
+static const char *const origins[] = { "https://app.example", NULL };
 
 static void setup(void)
 {
-    wgt_server_config cfg = { .demo = 1, .sse_heartbeat_ms = 200, .threads = 2 };
+    wgt_server_config cfg = { .demo = 1, .sse_heartbeat_ms = 200, .threads = 2,
+                              .cors_origins = origins };
     wgt_server_start(&s, &cfg);
 }
 
@@ -172,4 +174,32 @@ Test(mcp, vanished_clients_mid_call_neither_hold_threads_nor_run_anything)
     free(sid);
     /* and a new session works */
     free(session());
+}
+
+Test(mcp, an_allowed_browser_origin_may_send_and_read_the_session_header)
+{
+    const char *pre[] = { "Origin: https://app.example", "Access-Control-Request-Method: POST",
+                          "Access-Control-Request-Headers: mcp-session-id", NULL };
+    wgt_http_res r;
+    wgt_http_ex(&r, &s, "OPTIONS", "/mcp", NULL, 0, 0, pre);
+    cr_assert_eq(r.status, 204);
+    char *allow = wgt_http_header(&r, "Access-Control-Allow-Headers");
+    cr_assert(allow && strstr(allow, "Mcp-Session-Id") && strstr(allow, "MCP-Protocol-Version"),
+              "%s", allow ? allow : "(none)");
+    free(allow);
+    wgt_http_res_free(&r);
+    const char *h[] = { accept_both, "Origin: https://app.example", NULL };
+    static const char init[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                               "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}}";
+    wgt_http_ex(&r, &s, "POST", "/mcp", init, strlen(init), 1, h);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    char *expose = wgt_http_header(&r, "Access-Control-Expose-Headers");
+    cr_assert(expose && strstr(expose, "Mcp-Session-Id"));
+    free(expose);
+    wgt_http_res_free(&r);
+    /* another origin is refused */
+    const char *bad[] = { accept_both, "Origin: https://evil.example", NULL };
+    wgt_http_ex(&r, &s, "POST", "/mcp", init, strlen(init), 1, bad);
+    cr_assert_eq(r.status, 403);
+    wgt_http_res_free(&r);
 }

@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 #include "gate_corpus.h"
 #include "waggle/error.h"
 #include "waggle/shell.h"

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 #include "waggle/shell.h"
 
 static void expect(const char *cmd, wg_shell_class cls, const char *rule)

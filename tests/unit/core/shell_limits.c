@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 #include "waggle/shell.h"
 
 /* ---- a growable string --------------------------------------------------- */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 #include "gate_corpus.h"
 #include "waggle/gate.h"
 #include "waggle/shell.h"

@@ -408,3 +408,50 @@ Test(session, a_connect_from_outside_the_session_sends_list_changed)
     json_decref(wait_for(NULL, -1, "notifications/tools/list_changed"));
     wg_engine_free(other);
 }
+
+Test(session, calls_beyond_max_calls_wait_their_turn_and_a_queued_cancel_gets_no_answer)
+{
+    wg_mcp_options o = WG_MCP_OPTIONS_INIT;
+    o.engine = engine;
+    o.max_calls = 1;
+    o.no_watch = 1;
+    o.send = capture;
+    o.send_ud = &out;
+    cr_assert_eq(wg_mcp__session_new(&sess, &o), 0);
+    handle("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+           "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}}}}");
+    json_decref(wait_for(NULL, 1, NULL));
+    size_t from = 0;
+    handle(send_call);                 /* id 2: holds the only thread, asking the person */
+    json_t *req = wait_for(&from, -1, "elicitation/create");
+    for (int id = 3; id <= 5; id++) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
+                 "{\"name\":\"gate_check\",\"arguments\":{\"tool\":\"bash\",\"args\":{\"command\":\"ls\"}}}}", id);
+        handle(buf);
+    }
+    handle("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
+    cr_expect_eq(wg_mcp__session_running(sess), 4, "one running, three queued");
+    pthread_mutex_lock(&out.mu);
+    size_t i;
+    json_t *m;
+    json_array_foreach(out.msgs, i, m)
+        cr_expect(json_integer_value(json_object_get(m, "id")) < 3 || json_object_get(m, "method"),
+                  "a queued call answered before its turn");
+    pthread_mutex_unlock(&out.mu);
+    char ans[160];
+    snprintf(ans, sizeof ans, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"action\":\"decline\"}}",
+             (long long)json_integer_value(json_object_get(req, "id")));
+    json_decref(req);
+    handle(ans);
+    json_decref(wait_for(NULL, 2, NULL));
+    json_decref(wait_for(NULL, 3, NULL));
+    json_decref(wait_for(NULL, 5, NULL));
+    wg_mcp__session_close(sess);
+    pthread_mutex_lock(&out.mu);
+    json_array_foreach(out.msgs, i, m)
+        cr_expect(!(json_integer_value(json_object_get(m, "id")) == 4 && !json_object_get(m, "method")),
+                  "the cancelled queued call was answered");
+    pthread_mutex_unlock(&out.mu);
+    cr_expect_eq(wg_mcp__session_running(sess), 0);
+}

@@ -1,13 +1,13 @@
-/* shell_analyze.c - classifies one simple command (issue #2 §3): reserved
+/* analyze.c - classifies one simple command (issue #2 §3): reserved
  * words, assignments, the program in command position, redirections; then
- * hands the arguments to the program's rule (shell_rules.c) found in the
- * program table (shell_programs.c). Also the entry point wg_shell_analyze and
+ * hands the arguments to the program's rule (the rule files: wrappers.c ... git.c) found in the
+ * program table (programs.c). Also the entry point wg_shell_analyze and
  * the fail-closed scan used when the text cannot be parsed.
  *
  * The worst verdict of any part wins; among equals the first one found
  * explains the decision.
  */
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 #include "waggle/error.h"
 
 #include <stdlib.h>
@@ -711,7 +711,7 @@ static int harmless_sink(const char *t)
 }
 
 /* Output to a file: raw disk is critical, outside the project destructive,
- * a project file risky. Shared with tee/cp in shell_rules.c. */
+ * a project file risky. Shared with tee/cp in the rule files. */
 void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what)
 {
     sh_check_write_mode(cx, v, w, what, 0);

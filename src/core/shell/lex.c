@@ -1,10 +1,10 @@
-/* shell_lex.c - the POSIX-shell lexer and parser of the bash gate (issue #2 §3).
+/* lex.c - the POSIX-shell lexer and parser of the bash gate (issue #2 §3).
  *
  * One pass over the text, the way bash reads it: words with quote removal
  * (' " \ $'..' $".."), expansions ($name ${..} $(..) $((..)) `..` <(..) >(..)),
  * redirections (< > >> >| <> <& >& &> &>> <<< << <<- with fd numbers),
  * here-doc bodies, comments, line continuations, and every separator
- * (newline ; & && || | |& ( ) and the reserved words, which shell_analyze.c
+ * (newline ; & && || | |& ( ) and the reserved words, which analyze.c
  * drops in command position). Each simple command is handed to the rules as
  * soon as it ends; the commands inside substitutions are parsed recursively.
  * Word text, words and redirections live in the decision's arena (sh_ctx.ar,
@@ -16,7 +16,7 @@
  * Not a full bash grammar: `case`, `;;`, and anything odd return -1 and the
  * caller classifies the whole input fail-closed.
  */
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 #include <string.h>
 

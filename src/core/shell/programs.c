@@ -1,14 +1,14 @@
-/* shell_programs.c - the program table of the bash gate (issue #2 §3).
+/* programs.c - the program table of the bash gate (issue #2 §3).
  *
  * One row per program: its class (read-only, checked, wrapper, privilege,
- * shell, interpreter, or decided by a rule) and the rule in shell_rules.c.
+ * shell, interpreter, or decided by a rule) and the rule in the rule files.
  * A new program is a new row. Rows are sorted by name (bytewise) for binary
  * search; tests/unit/core/shell.c checks the order. Names are lower case;
- * lookup folds case and strips ".exe" first (shell_analyze.c), and maps
+ * lookup folds case and strips ".exe" first (analyze.c), and maps
  * mkfs.* and newfs_* to their family.
  */
-#include "core/shell_internal.h"
-#include "core/shell_rules.h"
+#include "core/shell/internal.h"
+#include "core/shell/rules.h"
 
 #include <stdint.h>
 #include <string.h>

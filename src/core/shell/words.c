@@ -1,9 +1,9 @@
-/* shell_words.c - what one word of the command line becomes before it runs
+/* words.c - what one word of the command line becomes before it runs
  * (issue #10 §2): brace expansion ({rm,-rf,~} is three words, ma{i,}n is
  * main and man, /dev/sd{a..c} three disks) and field splitting at the
  * split points the lexer marked (unquoted $IFS: rm${IFS}-rf${IFS}~ is
  * rm -rf ~). The lexer leaves markers in the normalized text
- * (shell_internal.h, SH_K_BRACE_*, SH_K_SPLIT); nothing here reaches the
+ * (internal.h, SH_K_BRACE_*, SH_K_SPLIT); nothing here reaches the
  * rules with a marker left.
  *
  * Bounds: a word expands to at most SH_MAX_BRACE_WORDS words of
@@ -13,7 +13,7 @@
  * the word: each level of recursion consumes a group, at most
  * SH_MAX_BRACE_GROUPS levels, each output bounded.
  */
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 #include <stdio.h>
 #include <string.h>

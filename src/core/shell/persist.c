@@ -1,4 +1,4 @@
-/* shell_persist.c - persistence and write-then-run (issue #10 §2): a
+/* persist.c - persistence and write-then-run (issue #10 §2): a
  * command that makes something run later, or runs what it just wrote.
  *
  *   start-up and scheduler files  writing ~/.bashrc, ~/.profile, ~/.zshrc,
@@ -17,8 +17,8 @@
  * Every finding is critical.persistence (never auto-passes), except the
  * write-then-run case, which is whatever the written text is.
  */
-#include "core/shell_internal.h"
-#include "core/shell_rules.h"
+#include "core/shell/internal.h"
+#include "core/shell/rules.h"
 
 #include <string.h>
 #include <strings.h>

@@ -1,4 +1,4 @@
-/* shell_vars.c - what the command defines as it goes (issue #10 §2): shell
+/* vars.c - what the command defines as it goes (issue #10 §2): shell
  * functions, variables with the literal values assigned to them, and
  * command remaps. The lexer asks for a variable's value when it reads $NAME
  * (SUDO=sudo; $SUDO reboot is sudo reboot); a variable assigned two
@@ -9,7 +9,7 @@
  * sized from the input in the decision's arena; names and values are
  * copied into its keep pool. Past its size: sh_overflow (fail closed).
  */
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
-/* shell_internal.h - the shell model shared by the lexer (shell_lex.c), the
- * per-command rules (shell_analyze.c, shell_target.c) and the program tables
- * (shell_programs.c). Not installed.
+/* internal.h - the shell model shared by the lexer (lex.c), the
+ * per-command rules (analyze.c, target.c) and the program tables
+ * (programs.c). Not installed.
  *
  * Normalized word text: quotes removed, escapes resolved, and every expansion
  * replaced by a two-byte marker SH_MARK + kind, so rules see `r''m` as "rm"
@@ -30,7 +30,7 @@
 #define SH_K_BRACE_CLOSE '}'
 
 /* Bounds of the model (docs/gate.md "Limits"). Every table below is sized
- * from the input (shell_analyze.c, sh_arena); these cap what one decision
+ * from the input (analyze.c, sh_arena); these cap what one decision
  * may hold. Past any of them the decision fails closed: bash.too_complex
  * (destructive), or critical.unparsed_signal when the input shows a
  * never-autopass signal anywhere (sh_signal_scan over the whole text). */
@@ -50,7 +50,7 @@ enum {
     SH_MAX_VALUE = 4096,        /* a variable's value the model follows (longer: unknown) */
     SH_MAX_PROBES = 64,         /* symbol-table probes (colliding names fail closed) */
     SH_WORK_PER_BYTE = 64,      /* steps per input byte (plus 1 Mi) before failing closed */
-    SH_MAX_PROBE_RUNS = 64,     /* probes of launchers' arguments and inline code (shell_launch.c) */
+    SH_MAX_PROBE_RUNS = 64,     /* probes of launchers' arguments and inline code (launch.c) */
 };
 
 /* word flags */
@@ -110,10 +110,10 @@ typedef struct {
 
 /* Names the text defines: functions, variables with the values assigned,
  * and command remaps (alias, hash -p, BASH_CMDS). Kept for the whole
- * decision (shell_vars.c). */
+ * decision (vars.c). */
 enum { SH_SYM_FUNC = 1, SH_SYM_VAR, SH_SYM_REMAP,
-       SH_SYM_FILE,             /* FILE: a file this command wrote, val its text (shell_persist.c) */
-       SH_SYM_LINK };           /* LINK: ln -s made NAME lead to a target of class state */           /* FILE: a file this command wrote, val its text (shell_persist.c) */
+       SH_SYM_FILE,             /* FILE: a file this command wrote, val its text (persist.c) */
+       SH_SYM_LINK };           /* LINK: ln -s made NAME lead to a target of class state */           /* FILE: a file this command wrote, val its text (persist.c) */
 enum {
     SH_V_ONE = 1,           /* every assignment seen gave this one literal value */
     SH_V_MULTI,             /* assigned different values (branches, loops): unknown which */
@@ -227,11 +227,11 @@ void sh_scratch_release(sh_ctx *cx, uint32_t mark);
 /* wg_shell_analyze that also reports the work done (tests). */
 int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint64_t *steps);
 
-/* ---- shell_lex.c ---- */
+/* ---- lex.c ---- */
 /* Parses and analyses a script; returns 0, or -1 when it cannot be parsed
  * (the caller classifies fail-closed). */
 int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via);
-/* ---- shell_vars.c ---- */
+/* ---- vars.c ---- */
 /* The symbol kind/name, or NULL. */
 sh_sym *sh_sym_find(const sh_ctx *cx, int kind, const char *name, size_t n);
 /* The symbol, added when new; NULL when the table is full (sh_overflow was
@@ -266,7 +266,7 @@ void sh_arith_text(sh_ctx *cx, const char *t, size_t n);
 /* 1 when name was defined as a shell function earlier in the text. */
 int sh_is_function(const sh_ctx *cx, const char *name);
 
-/* ---- shell_words.c ---- */
+/* ---- words.c ---- */
 /* Resolves the markers of w in place: brace syntax and split points become
  * plain text (`{` `,` `}` and a blank). */
 void sh_word_literal(char *text, sh_word *w);
@@ -283,7 +283,7 @@ int sh_word_expand(sh_ctx *cx, sh_word *w, sh_emit_fn emit, void *ctx);
  * conversion other than %s %b %d %i %u %c %%, more than cap bytes). */
 long sh_printed_text(const sh_cmd *c, int i, int end, char *out, size_t cap);
 
-/* ---- shell_analyze.c ---- */
+/* ---- analyze.c ---- */
 /* /dev/stdin, /dev/fd/0, /proc/self/fd/0 (what a shell reads its script from). */
 int sh_is_stdin_path(const char *t);
 /* An input redirection target whose text the model cannot see: <(..),
@@ -298,7 +298,7 @@ const char *sh_signal_scan(const char *s, size_t n, int shell_text);
 /* The same, adding the work done to *steps (may be NULL). */
 const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint64_t *steps);
 
-/* ---- shell_secrets.c ---- */
+/* ---- secrets.c ---- */
 /* What secret a path names ("an SSH private key"), or NULL. t is normalized
  * word text (not NUL-terminated), n its length. */
 const char *sh_secret_path(const char *t, size_t n);
@@ -310,7 +310,7 @@ void sh_check_secret_path(sh_ctx *cx, const sh_view *v, const char *prog, const 
 /* 1 when the secret table's cheap pre-checks cover every row (tests). */
 int sh_secret_table_ok(void);
 
-/* ---- shell_target.c ---- */
+/* ---- target.c ---- */
 enum {
     SH_T_PROJECT = 0,       /* relative, inside the working directory */
     SH_T_OUTSIDE,           /* absolute or ../, outside the project */
@@ -329,7 +329,7 @@ const char *sh_target_phrase(int cls);
 /* The cwd class after `cd t` when t is of class cls = SH_T_SYSTEM, else -1. */
 int sh_cwd_after_cd(const char *t, size_t n, int cls);
 
-/* ---- shell_launch.c ---- */
+/* ---- launch.c ---- */
 /* The words from index from on of an unknown program (or a launcher), its
  * string arguments read as scripts and its here-documents and piped text:
  * a never-autopass command among them makes the call never-autopass; any
@@ -338,14 +338,14 @@ void sh_probe_args(sh_ctx *cx, const sh_view *v, int from);
 /* 1 when the command is PROGRAM --version (or -V, -v, version, --help, ...). */
 int sh_version_query(const sh_view *v);
 
-/* ---- shell_code.c ---- */
+/* ---- code.c ---- */
 /* Inline code of another language (python -c, perl -e, a here-doc fed to
  * node, ...): process execution with literal command lines, recursive
  * deletes of /, ~ or system directories, fork loops. 1 when it gave a
  * critical verdict. */
 int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n);
 
-/* ---- shell_persist.c ---- */
+/* ---- persist.c ---- */
 /* What makes path a persistence target, or NULL: a cron table, a git hook,
  * a systemd or launchd unit, /etc/profile.d, ... for any write; a shell
  * start-up file (~/.bashrc, ~/.profile, authorized_keys, ...) when append
@@ -366,7 +366,7 @@ void sh_file_written(sh_ctx *cx, const char *path, size_t n, const char *text, l
  * (or it is critical when unseen); 1 when path was written here. */
 int sh_run_written(sh_ctx *cx, const sh_view *v, const char *path, size_t n);
 
-/* ---- shell_programs.c ---- */
+/* ---- programs.c ---- */
 typedef enum {
     SH_P_UNKNOWN = 0,
     SH_P_SAFE,              /* read-only with any arguments */
@@ -390,11 +390,11 @@ struct sh_program {
 
 const sh_program *sh_program_find(const char *name, size_t n);
 /* The table row of a program word as written (a path, upper case, .exe, a
- * version suffix such as python3.12 are normalized), or NULL (shell_analyze.c). */
+ * version suffix such as python3.12 are normalized), or NULL (analyze.c). */
 const sh_program *sh_program_lookup(const char *t, size_t n);
 int sh_programs_sorted(void);     /* 1 when the table is in order (tests) */
 
-/* helpers shared by the rules (shell_analyze.c) */
+/* helpers shared by the rules (analyze.c) */
 size_t sh_assignment_name(const sh_cmd *c, int i);
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i);
 int sh_word_target(const sh_ctx *cx, const sh_view *v, int i);
@@ -402,14 +402,14 @@ void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *
 /* The same for an append (>>, tee -a): start-up files count as persistence. */
 void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what, int append);
 
-/* option scanning (shell_rules.c): index of the first operand at or after j,
+/* option scanning (the rule files: wrappers.c ... git.c): index of the first operand at or after j,
  * skipping options; optarg lists the short options taking an argument,
  * longarg the long ones (NULL-terminated). "--" ends options. */
 int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const *longarg);
 
-/* word helpers (shell_analyze.c) */
+/* word helpers (analyze.c) */
 static inline const char *sh_wtext(const sh_cmd *c, int i) { return c->text + c->w[i].off; }
-/* Length needed to join words [from, to) with spaces (join_words in shell_rules.c). */
+/* Length needed to join words [from, to) with spaces (join_words in the rule files). */
 size_t sh_words_len(const sh_cmd *c, int from, int to);
 int sh_weq(const sh_cmd *c, int i, const char *lit);
 /* 1 when word i's text is exactly what runs: no expansion left unresolved,

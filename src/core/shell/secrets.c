@@ -1,4 +1,4 @@
-/* shell_secrets.c - does a read-only command read a credential file?
+/* secrets.c - does a read-only command read a credential file?
  *
  * The original gate let `cat ~/.ssh/id_rsa` run silently (reference 12.1 #5,
  * 13 item 1): the command changes nothing, but it puts a private key into
@@ -8,9 +8,10 @@
  * or measuring such a path (ls, stat, wc, test) reads no secret and stays
  * safe. Pure table lookups over the normalized word text, where ~ and $HOME
  * are a marker byte followed by 'H', so "~/.ssh/x" contains "/.ssh/". */
-#include "core/shell_internal.h"
-#include "core/shell_rules.h"
+#include "core/shell/internal.h"
+#include "core/shell/rules.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,76 +20,88 @@ typedef enum { AT_ANYWHERE, BASENAME_IS, BASENAME_PREFIX, BASENAME_SUFFIX } wher
 typedef struct {
     where at;
     const char *needle;
+    uint8_t len;            /* strlen(needle) (sh_secret_table_ok checks it) */
     const char *what;
 } secret_row;
 
 /* Paths anywhere in the word (needles start with "/"). */
 static const secret_row anywhere_rows[] = {
-    { AT_ANYWHERE,     "/.ssh/",                "an SSH key or config" },
-    { AT_ANYWHERE,     "/.aws/",                "AWS credentials" },
-    { AT_ANYWHERE,     "/.azure/",              "Azure tokens" },
-    { AT_ANYWHERE,     "/.config/gcloud/",      "Google Cloud credentials" },
-    { AT_ANYWHERE,     "/.config/op/",          "1Password CLI state" },
-    { AT_ANYWHERE,     "/.terraform.d/credentials", "Terraform Cloud tokens" },
-    { AT_ANYWHERE,     "/.docker/",             "Docker registry credentials" },
-    { AT_ANYWHERE,     "/.kube/",               "a Kubernetes credential" },
-    { AT_ANYWHERE,     "/.config/gh/",          "a GitHub CLI token" },
-    { AT_ANYWHERE,     "/environ",              "a process environment (tokens and keys)" },
-    { AT_ANYWHERE,     "/.gnupg/",              "a GnuPG key" },
-    { AT_ANYWHERE,     "/.aws/credentials",     "AWS credentials" },
-    { AT_ANYWHERE,     "/.kube/config",         "a Kubernetes credential" },
-    { AT_ANYWHERE,     "/.docker/config.json",  "Docker registry credentials" },
-    { AT_ANYWHERE,     "/.config/gh/hosts.yml", "a GitHub CLI token" },
-    { AT_ANYWHERE,     "/.waggle/",             "waggle's own vault key or API tokens" },
-    { AT_ANYWHERE,     "/etc/shadow",           "the system password hashes" },
-    { AT_ANYWHERE,     "/etc/gshadow",          "the system password hashes" },
+    { AT_ANYWHERE,     "/.ssh/", 6,                "an SSH key or config" },
+    { AT_ANYWHERE,     "/.aws/", 6,                "AWS credentials" },
+    { AT_ANYWHERE,     "/.azure/", 8,              "Azure tokens" },
+    { AT_ANYWHERE,     "/.config/gcloud/", 16,      "Google Cloud credentials" },
+    { AT_ANYWHERE,     "/.config/op/", 12,          "1Password CLI state" },
+    { AT_ANYWHERE,     "/.terraform.d/credentials", 25, "Terraform Cloud tokens" },
+    { AT_ANYWHERE,     "/.docker/", 9,             "Docker registry credentials" },
+    { AT_ANYWHERE,     "/.kube/", 7,               "a Kubernetes credential" },
+    { AT_ANYWHERE,     "/.config/gh/", 12,          "a GitHub CLI token" },
+    { AT_ANYWHERE,     "/environ", 8,              "a process environment (tokens and keys)" },
+    { AT_ANYWHERE,     "/.gnupg/", 8,              "a GnuPG key" },
+    { AT_ANYWHERE,     "/.aws/credentials", 17,     "AWS credentials" },
+    { AT_ANYWHERE,     "/.kube/config", 13,         "a Kubernetes credential" },
+    { AT_ANYWHERE,     "/.docker/config.json", 20,  "Docker registry credentials" },
+    { AT_ANYWHERE,     "/.config/gh/hosts.yml", 21, "a GitHub CLI token" },
+    { AT_ANYWHERE,     "/.waggle/", 9,             "waggle's own vault key or API tokens" },
+    { AT_ANYWHERE,     "/etc/shadow", 11,           "the system password hashes" },
+    { AT_ANYWHERE,     "/etc/gshadow", 12,          "the system password hashes" },
 };
 /* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
 static const secret_row name_rows[] = {
-    { BASENAME_IS,     ".env",                  "an environment file with secrets" },
-    { BASENAME_PREFIX, ".env.",                 "an environment file with secrets" },
-    { BASENAME_IS,     ".netrc",                "stored login passwords" },
-    { BASENAME_IS,     ".pgpass",               "stored PostgreSQL passwords" },
-    { BASENAME_IS,     ".git-credentials",      "stored git credentials" },
-    { BASENAME_IS,     ".npmrc",                "an npm token" },
-    { BASENAME_IS,     ".pypirc",               "a PyPI token" },
-    { BASENAME_PREFIX, "id_rsa",                "an SSH private key" },
-    { BASENAME_PREFIX, "id_dsa",                "an SSH private key" },
-    { BASENAME_PREFIX, "id_ecdsa",              "an SSH private key" },
-    { BASENAME_PREFIX, "id_ed25519",            "an SSH private key" },
-    { BASENAME_IS,     "vault.key",             "a vault key" },
-    { BASENAME_IS,     "api-token",             "an API token" },
-    { BASENAME_IS,     "admin-token",           "an admin token" },
-    { BASENAME_IS,     ".envrc",                "an environment file with secrets" },
-    { BASENAME_IS,     ".my.cnf",               "stored MySQL passwords" },
-    { BASENAME_IS,     ".vault-token",          "a Vault token" },
-    { BASENAME_IS,     ".bash_history",         "shell history (typed passwords and tokens)" },
-    { BASENAME_IS,     ".zsh_history",          "shell history (typed passwords and tokens)" },
-    { BASENAME_IS,     ".sh_history",           "shell history (typed passwords and tokens)" },
-    { BASENAME_IS,     ".history",              "shell history (typed passwords and tokens)" },
-    { BASENAME_IS,     ".python_history",       "interpreter history" },
-    { BASENAME_IS,     ".psql_history",         "database history" },
-    { BASENAME_IS,     ".mysql_history",        "database history" },
-    { BASENAME_IS,     ".netrc",                "stored login passwords" },
-    { BASENAME_IS,     "credentials.json",      "stored credentials" },
-    { BASENAME_IS,     "credentials.db",        "stored credentials" },
-    { BASENAME_IS,     "credentials",           "stored credentials" },
-    { BASENAME_PREFIX, "service-account",       "a cloud service-account key" },
-    { BASENAME_PREFIX, "secrets.",              "a secrets file" },
-    { BASENAME_IS,     "master.key",            "an application master key" },
-    { BASENAME_IS,     "accessTokens.json",     "cloud access tokens" },
-    { BASENAME_IS,     "msal_token_cache.json", "cloud access tokens" },
-    { BASENAME_IS,     "application_default_credentials.json", "Google Cloud credentials" },
+    { BASENAME_IS,     ".bash_history", 13,         "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".env", 4,                  "an environment file with secrets" },
+    { BASENAME_PREFIX, ".env.", 5,                 "an environment file with secrets" },
+    { BASENAME_IS,     ".envrc", 6,                "an environment file with secrets" },
+    { BASENAME_IS,     ".git-credentials", 16,      "stored git credentials" },
+    { BASENAME_IS,     ".history", 8,              "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".my.cnf", 7,               "stored MySQL passwords" },
+    { BASENAME_IS,     ".mysql_history", 14,        "database history" },
+    { BASENAME_IS,     ".netrc", 6,                "stored login passwords" },
+    { BASENAME_IS,     ".netrc", 6,                "stored login passwords" },
+    { BASENAME_IS,     ".npmrc", 6,                "an npm token" },
+    { BASENAME_IS,     ".pgpass", 7,               "stored PostgreSQL passwords" },
+    { BASENAME_IS,     ".psql_history", 13,         "database history" },
+    { BASENAME_IS,     ".pypirc", 7,               "a PyPI token" },
+    { BASENAME_IS,     ".python_history", 15,       "interpreter history" },
+    { BASENAME_IS,     ".sh_history", 11,           "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".vault-token", 12,          "a Vault token" },
+    { BASENAME_IS,     ".zsh_history", 12,          "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     "accessTokens.json", 17,     "cloud access tokens" },
+    { BASENAME_IS,     "admin-token", 11,           "an admin token" },
+    { BASENAME_IS,     "api-token", 9,             "an API token" },
+    { BASENAME_IS,     "application_default_credentials.json", 36, "Google Cloud credentials" },
+    { BASENAME_IS,     "credentials", 11,           "stored credentials" },
+    { BASENAME_IS,     "credentials.db", 14,        "stored credentials" },
+    { BASENAME_IS,     "credentials.json", 16,      "stored credentials" },
+    { BASENAME_PREFIX, "id_dsa", 6,                "an SSH private key" },
+    { BASENAME_PREFIX, "id_ecdsa", 8,              "an SSH private key" },
+    { BASENAME_PREFIX, "id_ed25519", 10,            "an SSH private key" },
+    { BASENAME_PREFIX, "id_rsa", 6,                "an SSH private key" },
+    { BASENAME_IS,     "master.key", 10,            "an application master key" },
+    { BASENAME_IS,     "msal_token_cache.json", 21, "cloud access tokens" },
+    { BASENAME_PREFIX, "secrets.", 8,              "a secrets file" },
+    { BASENAME_PREFIX, "service-account", 15,       "a cloud service-account key" },
+    { BASENAME_IS,     "vault.key", 9,             "a vault key" },
+};
+/* [first byte] = { first row, one past the last row } of name_rows (sorted
+ * by first byte; sh_secret_table_ok checks it). */
+static const struct { uint8_t lo, hi; } name_first[128] = {
+    ['.'] = { 0, 18 },
+    ['a'] = { 18, 22 },
+    ['c'] = { 22, 25 },
+    ['i'] = { 25, 29 },
+    ['m'] = { 29, 31 },
+    ['s'] = { 31, 33 },
+    ['v'] = { 33, 34 },
 };
 /* Basename suffixes (last byte in SUFFIX_LAST_BYTES). */
 static const secret_row suffix_rows[] = {
-    { BASENAME_SUFFIX, ".key",                  "a private key" },
-    { BASENAME_SUFFIX, "_key",                  "a private key" },
-    { BASENAME_SUFFIX, ".pem",                  "a key or certificate bundle" },
-    { BASENAME_SUFFIX, ".p12",                  "a key store" },
-    { BASENAME_SUFFIX, ".pfx",                  "a key store" },
-    { BASENAME_SUFFIX, ".tfstate",              "Terraform state (secrets in plain text)" },
-    { BASENAME_SUFFIX, ".tfstate.backup",       "Terraform state (secrets in plain text)" },
+    { BASENAME_SUFFIX, ".key", 4,                  "a private key" },
+    { BASENAME_SUFFIX, "_key", 4,                  "a private key" },
+    { BASENAME_SUFFIX, ".pem", 4,                  "a key or certificate bundle" },
+    { BASENAME_SUFFIX, ".p12", 4,                  "a key store" },
+    { BASENAME_SUFFIX, ".pfx", 4,                  "a key store" },
+    { BASENAME_SUFFIX, ".tfstate", 8,              "Terraform state (secrets in plain text)" },
+    { BASENAME_SUFFIX, ".tfstate.backup", 15,       "Terraform state (secrets in plain text)" },
 };
 
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
@@ -124,7 +137,7 @@ static int in_list(const char *s, const char *const *list)
 
 static int row_matches(const secret_row *r, const char *t, size_t n, const char *base)
 {
-    size_t bn = n - (size_t)(base - t), k = strlen(r->needle);
+    size_t bn = n - (size_t)(base - t), k = r->len;
     switch (r->at) {
     case AT_ANYWHERE:
         /* "/.ssh/" also matches a relative ".ssh/..." at the start, and a
@@ -153,6 +166,32 @@ static int is_public(const char *base, size_t bn)
     return in_list(base, public_names) || (bn > 4 && memcmp(base + bn - 4, ".pub", 4) == 0);
 }
 
+/* The first path row found in t: its needle ("/.ssh/") after a '/' of t,
+ * its tail (".ssh/") at the start of a relative t, or a needle's directory
+ * ending t ("~/.ssh"). Each segment start of t is compared once per row,
+ * first bytes first: linear in t, no memmem. */
+static const secret_row *anywhere_match(const char *t, size_t n)
+{
+    for (size_t s = 0; s < n; s++) {
+        if (s > 0 && t[s - 1] != '/')
+            continue;
+        if (t[s] != '.' && t[s] != 'e')
+            continue;
+        size_t left = n - s;
+        for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
+            const char *nd = anywhere_rows[i].needle + 1;
+            size_t k = anywhere_rows[i].len - 1u;
+            if (nd[0] != t[s] || (left > 1 && nd[1] != t[s + 1]))
+                continue;
+            if (left >= k && memcmp(t + s, nd, k) == 0)
+                return &anywhere_rows[i];
+            if (s > 0 && nd[k - 1] == '/' && left == k - 1 && memcmp(t + s, nd, k - 1) == 0)
+                return &anywhere_rows[i];
+        }
+    }
+    return NULL;
+}
+
 const char *sh_secret_path(const char *t, size_t n)
 {
     if (n == 0)
@@ -167,19 +206,21 @@ const char *sh_secret_path(const char *t, size_t n)
     if (t[n - 1] == '/')
         base = t + n;
     size_t bn = n - (size_t)(base - t);
-    if (pathy)
-        for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++)
-            if (row_matches(&anywhere_rows[i], t, n, base)) {
-                const char *nd = anywhere_rows[i].needle;
-                if ((nd[2] == 's' || nd[2] == 'a') && bn > 0 && is_public(base, bn))
-                    return NULL;        /* ~/.ssh/known_hosts, id_rsa.pub, ~/.aws/config */
-                return anywhere_rows[i].what;
-            }
+    if (pathy) {
+        const secret_row *hit = anywhere_match(t, n);
+        if (hit) {
+            const char *nd = hit->needle;
+            if ((nd[2] == 's' || nd[2] == 'a') && bn > 0 && is_public(base, bn))
+                return NULL;            /* ~/.ssh/known_hosts, id_rsa.pub, ~/.aws/config */
+            return hit->what;
+        }
+    }
     if (bn == 0)
         return NULL;
-    if (strchr(NAME_FIRST_BYTES, base[0]))
-        for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++)
-            if (name_rows[i].needle[0] == base[0] && row_matches(&name_rows[i], t, n, base))
+    unsigned char b0 = (unsigned char)base[0];
+    if (b0 < 128)
+        for (size_t i = name_first[b0].lo; i < name_first[b0].hi; i++)
+            if (row_matches(&name_rows[i], t, n, base))
                 return name_rows[i].what;
     if (bn > 3 && strchr(SUFFIX_LAST_BYTES, base[bn - 1]))
         for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++)
@@ -188,12 +229,27 @@ const char *sh_secret_path(const char *t, size_t n)
     return NULL;
 }
 
+static int lens_ok(const secret_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(rows[i].needle) != rows[i].len)
+            return 0;
+    return 1;
+}
+
 int sh_secret_table_ok(void)
 {
-    for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++)
+    if (!lens_ok(anywhere_rows, sizeof anywhere_rows / sizeof anywhere_rows[0]) ||
+        !lens_ok(name_rows, sizeof name_rows / sizeof name_rows[0]) ||
+        !lens_ok(suffix_rows, sizeof suffix_rows / sizeof suffix_rows[0]))
+        return 0;
+    for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++) {
+        unsigned char b0 = (unsigned char)name_rows[i].needle[0];
         if ((name_rows[i].at != BASENAME_IS && name_rows[i].at != BASENAME_PREFIX) ||
-            !strchr(NAME_FIRST_BYTES, name_rows[i].needle[0]))
+            !strchr(NAME_FIRST_BYTES, name_rows[i].needle[0]) || b0 >= 128 ||
+            i < name_first[b0].lo || i >= name_first[b0].hi)
             return 0;
+    }
     for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++) {
         size_t k = strlen(suffix_rows[i].needle);
         if (suffix_rows[i].at != BASENAME_SUFFIX || k < 2 ||
@@ -226,7 +282,13 @@ static void shown_word(const sh_cmd *c, const sh_word *w, char *buf, size_t cap)
 /* The secret a word names, or NULL. */
 static const char *word_secret(const sh_cmd *c, const sh_word *w)
 {
-    return sh_secret_path(c->text + w->off, w->len);
+    const char *t = c->text + w->off;
+    if (t[0] == '-') {
+        /* an option names no file, unless it carries one: --file=PATH */
+        const char *eq = memchr(t, '=', w->len);
+        return eq ? sh_secret_path(eq + 1, w->len - (size_t)(eq + 1 - t)) : NULL;
+    }
+    return sh_secret_path(t, w->len);
 }
 
 static void report(sh_ctx *cx, const sh_view *v, const char *prog, const sh_word *w,

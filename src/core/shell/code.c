@@ -1,4 +1,4 @@
-/* shell_code.c - inline code of another language (issue #10 §2,
+/* code.c - inline code of another language (issue #10 §2,
  * "interpreters"): python -c, perl -e, ruby -e, node -e, php -r, lua -e,
  * osascript -e, R -e, julia -e, a here-document or a pipe fed to one.
  *
@@ -19,7 +19,7 @@
  *                      until, iter, repeat).
  * The token-level signal scan (sh_signal_scan) still runs on the whole text.
  */
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 #include <string.h>
 

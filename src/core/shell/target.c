@@ -1,10 +1,10 @@
-/* shell_target.c - what a path argument points at, for the never-autopass
+/* target.c - what a path argument points at, for the never-autopass
  * rules (spec 7.4, issue #2 §3): `~`, `~/`, `$HOME`, `${HOME}`, `"$HOME"`,
  * `/`, `/-star`, `/.`, `//`, `~/..` and the system directories are recognised
- * however they are spelled, after quote removal (shell_lex.c) and path
+ * however they are spelled, after quote removal (lex.c) and path
  * normalisation here. Works on normalized word text (SH_MARK markers).
  */
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 #include <string.h>
 #include <strings.h>

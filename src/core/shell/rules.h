@@ -1,9 +1,9 @@
-/* shell_rules.h - the per-program rules (shell_rules.c) the program table
- * (shell_programs.c) points at. Not installed. */
+/* rules.h - the per-program rules (the rule files: wrappers.c ... git.c) the program table
+ * (programs.c) points at. Not installed. */
 #ifndef WAGGLE_SHELL_RULES_H
 #define WAGGLE_SHELL_RULES_H
 
-#include "core/shell_internal.h"
+#include "core/shell/internal.h"
 
 void sh_rule_wrapper(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_env(sh_ctx *cx, const sh_view *v, const sh_program *p);

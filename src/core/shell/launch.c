@@ -1,4 +1,4 @@
-/* shell_launch.c - programs that run other programs (issue #10 §2,
+/* launch.c - programs that run other programs (issue #10 §2,
  * "launchers and remote shells").
  *
  * The gate cannot know every program, but it can read what an unknown
@@ -16,8 +16,8 @@
  * kubectl get, systemctl status, gh pr list, ...) and the generic
  * "prints its version" form of any program.
  */
-#include "core/shell_internal.h"
-#include "core/shell_rules.h"
+#include "core/shell/internal.h"
+#include "core/shell/rules.h"
 
 #include <string.h>
 #include <strings.h>

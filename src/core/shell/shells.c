@@ -1,0 +1,272 @@
+/* shells.c - shells, eval, source, trap (the script they run is parsed
+ * again), other interpreters (their inline code: code.c), version-only
+ * programs and package managers. */
+#include "core/shell/internal.h"
+#include "core/shell/rules.h"
+#include "core/shell/rules_common.h"
+
+#include <string.h>
+#include <strings.h>
+
+static void shell_stdin(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    const sh_cmd *c = v->c;
+    for (int k = 0; k < c->nr; k++) {
+        const sh_redir *r = &c->r[k];
+        if (r->fd > 0)
+            continue;
+        if (r->op == SH_R_HEREDOC) {
+            if (!r->body_ok) {
+                sh_unseen(cx, v, p->name, " reads a here-doc it cannot see");
+                return;
+            }
+            const char *b = c->src + r->body_off;
+            if (!r->body_literal && (memchr(b, '`', r->body_len) ||
+                                     memmem(b, r->body_len, "$(", 2))) {
+                sh_unseen(cx, v, p->name, " runs a here-doc with command output spliced in");
+                return;
+            }
+            sh_run_script(cx, b, r->body_len, "in a here-doc fed to a shell");
+            return;
+        }
+        if (r->op == SH_R_HERESTR) {
+            if (r->target.flags & SH_W_OPAQUE) {
+                sh_unseen(cx, v, p->name, " runs a here-string it cannot see");
+                return;
+            }
+            sh_run_script(cx, c->text + r->target.off, r->target.len, "in a here-string fed to a shell");
+            return;
+        }
+        if (r->op == SH_R_IN) {
+            if (sh_unseen_input(c, &r->target)) {
+                sh_unseen(cx, v, p->name, " reads commands from a command's output or the network");
+                return;
+            }
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
+                       " runs a script file the model does not read", NULL, v->via);
+            return;
+        }
+    }
+    if (c->piped_in) {
+        if (c->pipe_text && c->pipe_text_len >= 0) {
+            sh_run_script(cx, c->pipe_text, (size_t)c->pipe_text_len, "echoed into a shell");
+            return;
+        }
+        sh_unseen(cx, v, p->name, " runs commands piped in from another program (curl | sh)");
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.shell", p->name, " starts a shell", NULL, v->via);
+}
+
+void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int j = v->i + 1, script = 0, stdin_mode = 0;
+    if (sh_version_query(v))
+        return;
+    while (j < v->end) {
+        const char *t = W(j);
+        if (strcmp(t, "--") == 0 || strcmp(t, "-") == 0) {
+            j++;
+            break;
+        }
+        if (t[0] != '-' && t[0] != '+')
+            break;
+        if (t[1] == '-') {
+            j += (strcmp(t, "--rcfile") == 0 || strcmp(t, "--init-file") == 0) ? 2 : 1;
+            continue;
+        }
+        int takes = 0;
+        for (int k = 1; t[k]; k++) {
+            if (t[k] == 'c')
+                script = 1;
+            else if (t[k] == 's')
+                stdin_mode = 1;
+            else if (t[k] == 'o' || t[k] == 'O')
+                takes = 1;
+        }
+        j += 1 + takes;
+    }
+    if (script) {
+        if (j >= v->end) {
+            if (v->hidden_args)
+                sh_unseen(cx, v, p->name, " -c runs the lines xargs reads");
+            else
+                sh_verdict(cx, WG_SHELL_RISKY, "bash.shell", p->name, " -c without a script", NULL, v->via);
+            return;
+        }
+        if (FL(j) & SH_W_OPAQUE) {
+            sh_unseen(cx, v, p->name, " -c runs text it cannot see");
+            return;
+        }
+        if (v->hidden_args && v->repl && strstr(W(j), v->repl)) {
+            sh_unseen(cx, v, p->name, " -c runs text xargs fills in");
+            return;
+        }
+        sh_run_script(cx, W(j), v->c->w[j].len, p->via);
+        return;
+    }
+    if (v->hidden_args) {
+        sh_unseen(cx, v, p->name, " runs scripts named by xargs input");
+        return;
+    }
+    if (!stdin_mode && j < v->end) {
+        if (FL(j) & SH_W_PROCSUB) {
+            sh_unseen(cx, v, p->name, " runs the output of a command (<(...))");
+            return;
+        }
+        if (!sh_is_stdin_path(W(j))) {
+            if (sh_run_written(cx, v, W(j), v->c->w[j].len))
+                return;
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
+                       " runs a script file the model does not read", NULL, v->via);
+            return;
+        }
+    }
+    shell_stdin(cx, v, p);
+}
+
+void sh_rule_source(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int j = v->i + 1;
+    if (j >= v->end)
+        return;
+    if (FL(j) & SH_W_PROCSUB) {
+        sh_unseen(cx, v, p->name, " runs the output of a command (<(...))");
+        return;
+    }
+    if ((sh_is_stdin_path(W(j)) || strcmp(W(j), "-") == 0) && v->c->piped_in) {
+        sh_unseen(cx, v, p->name, " runs commands piped in from another program");
+        return;
+    }
+    if (sh_run_written(cx, v, W(j), v->c->w[j].len))
+        return;
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,
+               " runs a script file the model does not read", NULL, v->via);
+}
+
+void sh_rule_eval(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    size_t len;
+    uint32_t mark;
+    (void)p;
+    if (v->i + 1 >= v->end)
+        return;
+    char *buf = sh_join_scratch(cx, v, v->i + 1, v->end, &len, &mark);
+    if (!buf) {
+        sh_unseen(cx, v, "eval", " runs text it cannot see");
+        return;
+    }
+    sh_run_script(cx, buf, len, "inside eval");
+    sh_scratch_release(cx, mark);
+}
+
+void sh_rule_trap(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    (void)p;
+    int j = v->i + 1;
+    if (j < v->end && strcmp(W(j), "--") == 0)
+        j++;
+    if (j + 1 >= v->end || W(j)[0] == '-')
+        return;
+    if (FL(j) & SH_W_OPAQUE) {
+        sh_unseen(cx, v, "trap", " installs a handler it cannot see");
+        return;
+    }
+    sh_run_script(cx, W(j), v->c->w[j].len, "inside trap");
+}
+
+void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const char *const version[] = { "--version", "-V", "-v", "-version", "version", NULL };
+    int nargs = v->end - v->i - 1;
+    if (nargs == 1 && in_set(W(v->i + 1), version))
+        return;
+    int code = 0, operand = 0;
+    /* any argument that reads as code: -e CODE, eval CODE, --eval=CODE */
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        size_t n = v->c->w[j].len;
+        if (FL(j) & SH_W_PROCSUB) {
+            sh_unseen(cx, v, p->name, " runs the output of a command (<(...))");
+            return;
+        }
+        if ((memchr(t, '(', n) || memchr(t, ';', n) || memchr(t, ' ', n) || memchr(t, '`', n) ||
+             memchr(t, '{', n)) && sh_code_signal(cx, v, p->name, t, n))
+            return;
+    }
+    if (v->c->piped_in && v->c->pipe_text && v->c->pipe_text_len > 0 &&
+        sh_code_signal(cx, v, p->name, v->c->pipe_text, (size_t)v->c->pipe_text_len))
+        return;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] != '-' || strcmp(t, "-") == 0) {
+            operand = strcmp(t, "-") != 0;
+            break;
+        }
+        if ((t[1] != '-' && strpbrk(t + 1, "cemprE")) || strcmp(t, "--eval") == 0 ||
+            strcmp(t, "--print") == 0) {
+            code = 1;
+            for (int k = j + (t[2] && t[1] != '-' ? 0 : 1); k < v->end && k <= j + 1; k++)
+                if (k > j || t[2])
+                    if (sh_code_signal(cx, v, p->name, k > j ? W(k) : t + 2,
+                                    k > j ? v->c->w[k].len : strlen(t + 2)))
+                        return;
+            break;
+        }
+    }
+    for (int k = 0; k < v->c->nr; k++) {
+        const sh_redir *r = &v->c->r[k];
+        if (r->op == SH_R_HEREDOC && r->body_ok &&
+            sh_code_signal(cx, v, p->name, v->c->src + r->body_off, r->body_len))
+            return;
+        if (r->op == SH_R_HERESTR &&
+            sh_code_signal(cx, v, p->name, v->c->text + r->target.off, r->target.len))
+            return;
+    }
+    if (!code && !operand && v->c->piped_in) {
+        sh_unseen(cx, v, p->name, " runs a program piped in from another command");
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.interpreter", p->name,
+               " runs code the shell model does not analyse", NULL, v->via);
+}
+
+void sh_rule_version_only(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    if (sh_version_query(v))
+        return;
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
+               " does more than print its version", NULL, v->via);
+    sh_probe_args(cx, v, v->i + 1);
+}
+
+void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const char *const version[] = { "--version", "-V", "-v", "version", NULL };
+    static const char *const readonly[] = {
+        "ls", "list", "view", "info", "show", "outdated", "freeze", "help", "search",
+        "why", "explain", "config-get", NULL,
+    };
+    static const char *const publish[] = {
+        "publish", "unpublish", "deprecate", "owner", "dist-tag", "access", "adduser",
+        "login", "token", "upload", "yank", NULL,
+    };
+    int j = v->i + 1;
+    while (j < v->end && W(j)[0] == '-') {
+        if (in_set(W(j), version) && j + 1 == v->end)
+            return;
+        j++;
+    }
+    if (j < v->end && in_set(W(j), publish)) {
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.publish", p->name, " ", W(j), v->via);
+        return;
+    }
+    if (j < v->end && in_set(W(j), readonly) && !(FL(j) & SH_W_OPAQUE))
+        return;
+    if (j + 1 < v->end && strcmp(W(j), "config") == 0 &&
+        (strcmp(W(j + 1), "get") == 0 || strcmp(W(j + 1), "list") == 0 || strcmp(W(j + 1), "ls") == 0))
+        return;
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.package_manager", p->name,
+               " installs or runs packages", NULL, v->via);
+    sh_probe_args(cx, v, j);
+}

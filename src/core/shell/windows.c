@@ -1,0 +1,283 @@
+/* windows.c - Windows shells and programs: rd, del, Remove-Item, reg,
+ * format, cmd.exe and PowerShell text (a crude token scan: the POSIX model
+ * does not apply), and Windows administration tools. */
+#include "core/shell/internal.h"
+#include "core/shell/rules.h"
+#include "core/shell/rules_common.h"
+
+#include <string.h>
+#include <strings.h>
+
+void sh_rule_rd(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int rec = 0, root = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (win_switch(t)) {
+            rec |= t[1] == 's' || t[1] == 'S';
+            continue;
+        }
+        if (t[0] == '-' && (t[1] | 32) == 'r') {
+            rec = 1;                    /* PowerShell's rmdir -Recurse */
+            continue;
+        }
+        if (sh_win_critical(cx, v, j))
+            root = 1;
+    }
+    if (rec && root)
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name,
+                   " /s deletes a drive root", NULL, v->via);
+    else if (rec)
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.rm_recursive", p->name,
+                   " /s deletes a directory tree", NULL, v->via);
+    else
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.delete", p->name, " removes a directory", NULL, v->via);
+}
+
+void sh_rule_del(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int rec = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (win_switch(W(j)) || (W(j)[0] == '-' && W(j)[1])) {
+            rec |= (W(j)[1] | 32) == 's' || (W(j)[1] | 32) == 'r';
+            continue;
+        }
+        if (sh_is_drive_root(W(j), v->c->w[j].len) ||
+            sh_is_drive_root(v->c->src + v->c->w[j].raw_off, v->c->w[j].raw_len) ||
+            (rec && sh_win_critical(cx, v, j))) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name,
+                       " deletes the files of a drive root or a system or profile folder", NULL, v->via);
+            return;
+        }
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.delete", p->name, " deletes files", NULL, v->via);
+}
+
+void sh_rule_remove_item(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int rec = 0, bad = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-') {
+            rec |= strncasecmp(t, "-r", 2) == 0;
+            continue;
+        }
+        int cls = sh_word_target(cx, v, j);
+        if (cls >= SH_T_SYSTEM || strncasecmp(t, "hklm:", 5) == 0 || strncasecmp(t, "hkcu:", 5) == 0 ||
+            sh_win_critical(cx, v, j))
+            bad = 1;
+    }
+    if (v->c->piped_in && rec)
+        bad = 1;                        /* Get-ChildItem C:\ -Recurse | Remove-Item */
+    if (v->c->piped_in && !rec && v->c->pipe_text == NULL)
+        rec = bad = 1;
+    if (bad && rec)
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name,
+                   " -Recurse deletes a drive root, the home directory or registry keys",
+                   NULL, v->via);
+    else
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.delete", p->name, " deletes items", NULL, v->via);
+}
+
+void sh_rule_format(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        size_t n = v->c->w[j].len;
+        if (n >= 2 && t[1] == ':' && ((t[0] | 32) >= 'a' && (t[0] | 32) <= 'z') &&
+            (n == 2 || t[2] == '\\' || t[2] == '/' || t[2] == ' ')) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.disk_format", "format ", t,
+                       " formats a drive", v->via);
+            return;
+        }
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.format", p->name, " can format a disk", NULL, v->via);
+}
+
+void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int j = v->i + 1;
+    if (j < v->end && strcasecmp(W(j), "delete") == 0) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.registry_delete", p->name,
+                   " delete removes Windows registry keys", NULL, v->via);
+        return;
+    }
+    if (j < v->end && strcasecmp(W(j), "import") == 0) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.registry_delete", p->name,
+                   " import rewrites registry keys from a file", NULL, v->via);
+        return;
+    }
+    if (j < v->end && strcasecmp(W(j), "add") == 0)
+        for (int k = j + 1; k < v->end; k++) {
+            const char *raw = v->c->src + v->c->w[k].raw_off;
+            size_t n = v->c->w[k].raw_len;
+            if ((n >= 4 && (strncasecmp(raw + n - 4, "\\run", 4) == 0)) ||
+                (n >= 8 && strncasecmp(raw + n - 8, "\\runonce", 8) == 0) ||
+                (n >= 5 && strncasecmp(raw + n - 5, "\\run\"", 5) == 0)) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                           " add registers a program that runs at every logon", NULL, v->via);
+                return;
+            }
+        }
+    if (j < v->end && strcasecmp(W(j), "query") == 0) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.registry", p->name, " reads the registry", NULL, v->via);
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.registry", p->name, " changes the Windows registry",
+               NULL, v->via);
+}
+
+/* A crude scan of cmd.exe / PowerShell text: the POSIX model does not apply,
+ * so the known never-autopass commands are looked for token by token. */
+static const char *win_scan(const char *s, size_t n)
+{
+    char tok[8][48];
+    int nt = 0, piped = 0;
+    size_t i = 0;
+    const char *crit = NULL;
+    while (i <= n && !crit) {
+        int end_seg = i == n || s[i] == ';' || s[i] == '&' || s[i] == '|' || s[i] == '\n';
+        if (end_seg || nt == 8) {
+            int f = 0;
+            while (f < nt && (tok[f][0] == '/' || tok[f][0] == '-'))
+                f++;                    /* cmd /c, powershell -Command ... */
+            if (f < nt) {
+                const char *cmd = tok[f];
+                int rec = 0, root = 0, reg = 0, del = 0;
+                int fetch = 0, runas = 0;
+                for (int k = f + 1; k < nt; k++) {
+                    rec |= strcmp(tok[k], "/s") == 0 || strncmp(tok[k], "-r", 2) == 0;
+                    root |= sh_is_drive_root(tok[k], strlen(tok[k])) || strcmp(tok[k], "/") == 0 ||
+                            sh_is_windows_critical(tok[k], strlen(tok[k])) || strcmp(tok[k], "~") == 0;
+                    fetch |= strncmp(tok[k], "irm", 3) == 0 || strncmp(tok[k], "iwr", 3) == 0 ||
+                             strstr(tok[k], "downloadstring") != NULL || strncmp(tok[k], "invoke-web", 10) == 0 ||
+                             strncmp(tok[k], "invoke-rest", 11) == 0 || strstr(tok[k], "webclient") != NULL;
+                    runas |= strcmp(tok[k], "runas") == 0;
+                    reg |= strncmp(tok[k], "hklm", 4) == 0 || strncmp(tok[k], "hkcu", 4) == 0 ||
+                           strncmp(tok[k], "registry::", 10) == 0;
+                    del |= strcmp(tok[k], "delete") == 0;
+                }
+                if ((strcmp(cmd, "rd") == 0 || strcmp(cmd, "rmdir") == 0 || strcmp(cmd, "rm") == 0 ||
+                     strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0 || strcmp(cmd, "del") == 0) &&
+                    rec && (root || piped))
+                    crit = "deletes a drive root";
+                else if ((strcmp(cmd, "iex") == 0 || strcmp(cmd, "invoke-expression") == 0) && (fetch || nt == f + 1))
+                    crit = "runs text downloaded or built at run time (iex)";
+                else if (strcmp(cmd, "start-process") == 0 &&
+                         (runas || (nt > f + 1 && (strcmp(tok[f + 1], "sudo") == 0 || strcmp(tok[f + 1], "doas") == 0 ||
+                                                   strcmp(tok[f + 1], "gsudo") == 0))))
+                    crit = "starts a program elevated (-Verb RunAs)";
+                else if ((strcmp(cmd, "del") == 0 || strcmp(cmd, "erase") == 0) && root)
+                    crit = "deletes the files of a drive root";
+                else if (strcmp(cmd, "format") == 0 && nt > f + 1 && tok[f + 1][1] == ':')
+                    crit = "formats a drive";
+                else if (strcmp(cmd, "format-volume") == 0 || strcmp(cmd, "clear-disk") == 0 ||
+                         strcmp(cmd, "initialize-disk") == 0 || strcmp(cmd, "remove-partition") == 0 ||
+                         strcmp(cmd, "diskpart") == 0)
+                    crit = "formats or wipes a disk";
+                else if ((strcmp(cmd, "reg") == 0 && del) ||
+                         (strcmp(cmd, "remove-item") == 0 && reg))
+                    crit = "deletes registry keys";
+            }
+            piped = i < n && s[i] == '|';
+            nt = 0;
+            if (i == n)
+                break;
+            if (end_seg) {
+                i++;
+                continue;
+            }
+        }
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '"' || s[i] == '\'' ||
+                         s[i] == '(' || s[i] == ')' || s[i] == '{' || s[i] == '}'))
+            i++;
+        size_t k = 0;
+        while (i < n && !strchr(" \t\"';&|\n(){}", s[i])) {
+            if (k + 1 < sizeof tok[0] && s[i] != '^')     /* cmd's escape: r^d is rd */
+                tok[nt][k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+            i++;
+        }
+        tok[nt][k] = '\0';
+        if (k) {
+            if (k > 4 && strcmp(tok[nt] + k - 4, ".exe") == 0)
+                tok[nt][k - 4] = '\0';
+            nt++;
+        }
+    }
+    return crit;
+}
+
+void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    size_t len;
+    uint32_t mark;
+    int script = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        size_t dash = (t[0] == '-' || t[0] == '/') ? 1
+                    : ((unsigned char)t[0] == 0xe2 && (unsigned char)t[1] == 0x80 &&
+                       (unsigned char)t[2] >= 0x90 && (unsigned char)t[2] <= 0x95) ? 3 : 0;
+        if (dash && (t[dash] | 32) == 'e' && (t[dash + 1] | 32) != 'x' && (t[dash + 1] | 32) != 'p') {
+            sh_unseen(cx, v, p->name, " runs an encoded command it cannot see");
+            return;
+        }
+        if (!dash || strcmp(t, "-") == 0 || (dash && (t[dash] | 32) == 'c' && j + 1 < v->end &&
+                                             strcmp(W(j + 1), "-") != 0))
+            script |= strcmp(t, "-") != 0;
+    }
+    if (v->c->piped_in && !script) {
+        sh_unseen(cx, v, p->name, " runs commands piped in from another program");
+        return;
+    }
+    char *buf = sh_join_scratch(cx, v, v->i + 1, v->end, &len, &mark);
+    if (!buf) {
+        sh_unseen(cx, v, p->name, " runs text it cannot see");
+        return;
+    }
+    const char *crit = win_scan(buf, len);
+    sh_scratch_release(cx, mark);
+    if (crit) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name, " ", crit, v->via);
+        if (strstr(crit, "registry"))
+            cx->out->rule = "critical.registry_delete";
+        else if (strstr(crit, "format") || strstr(crit, "wipes"))
+            cx->out->rule = "critical.disk_format";
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.windows_shell", p->name,
+               " runs a Windows script the shell model does not analyse", NULL, v->via);
+}
+
+/* Windows administration tools that delete backups and boot entries or
+ * take over system folders. */
+void sh_rule_win_admin(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int del = 0, sys = 0, grant = 0, import = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        del |= strcasecmp(t, "delete") == 0 || strcasecmp(t, "/delete") == 0 ||
+               strcasecmp(t, "/deletevalue") == 0 || strcasecmp(t, "resize") == 0;
+        grant |= strcasecmp(t, "/grant") == 0 || strcasecmp(t, "/r") == 0 || strcasecmp(t, "/t") == 0 ||
+                 strcasecmp(t, "/reset") == 0 || strcasecmp(t, "/setowner") == 0;
+        import |= strcasecmp(t, "/s") == 0 || (t[0] != '/' && t[0] != '-');
+        if (sh_win_critical(cx, v, j))
+            sys = 1;
+    }
+    int crit = 0;
+    if (strcmp(p->name, "vssadmin") == 0 || strcmp(p->name, "wmic") == 0 || strcmp(p->name, "bcdedit") == 0)
+        crit = del;
+    else if (strcmp(p->name, "takeown") == 0 || strcmp(p->name, "icacls") == 0)
+        crit = sys && grant;
+    else if (strcmp(p->name, "regedit") == 0)
+        crit = import;
+    else if (strcmp(p->name, "remove-itemproperty") == 0)
+        crit = 1;
+    if (crit) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, strcmp(p->name, "regedit") == 0 || p->name[0] == 'r'
+                   ? "critical.registry_delete" : "critical.windows_drive_delete",
+                   p->name, " deletes backups, boot entries or registry keys, or takes over system folders",
+                   NULL, v->via);
+        return;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.windows_shell", p->name, " administers Windows", NULL, v->via);
+}

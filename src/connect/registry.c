@@ -484,6 +484,7 @@ static void iso_now(char *buf, size_t n)
  * reauth hook needs. */
 typedef struct oauth_call {
     wg_registry *reg;
+    const wg_connector_spec *spec;
     wg_connector_creds *creds;
     const wg_oauth_provider *provider;
     char error[512];              /* why the last refresh failed, or "" */
@@ -493,6 +494,20 @@ static void set_token(wg_connector_creds *c, char *token)
 {
     creds_free_secret(c->token);
     c->token = token;
+}
+
+/* After a token change: the spec's extra key again, since the token
+ * response may have replaced a kept field (Salesforce instance_url). */
+static void reload_extra(const wg_registry *reg, const wg_connector_spec *spec,
+                         wg_connector_creds *c)
+{
+    if (!spec->extra_key)
+        return;
+    char *v = vault_get(reg, spec->id, spec->extra_key, NULL);
+    if (!v)
+        return;
+    free(c->extra);
+    c->extra = v;
 }
 
 /* The reauth hook (connector.h): after a 401, a token the service did not
@@ -512,6 +527,7 @@ static int oauth_reauth(void *ctx)
         return wg_error_set(WG_EAUTH, "the service refused a fresh token");
     }
     set_token(oc->creds, tok);
+    reload_extra(oc->reg, oc->spec, oc->creds);
     return 0;
 }
 
@@ -526,12 +542,13 @@ static int oauth_prepare(oauth_call *oc, wg_connector_call *call, wg_registry *r
     const wg_oauth_provider *p = wg_oauth_provider_find(spec->oauth_provider);
     if (!p)
         return 0;
-    *oc = (oauth_call){ reg, c, p, "" };
+    *oc = (oauth_call){ reg, spec, c, p, "" };
     char *tok = NULL;
     int rc = wg_oauth_token(&tok, reg->oauth, c->connection, p, NULL, 0);
     if (rc < 0)
         return rc;
     set_token(c, tok);
+    reload_extra(reg, spec, c);
     call->reauth = oauth_reauth;
     call->reauth_ctx = oc;
     return 0;

@@ -42,6 +42,7 @@ void wg_rest_response_clear(wg_rest_response *r)
     free(r->message_id);
     free(r->content_type);
     free(r->location);
+    free(r->api_result);
     memset(r, 0, sizeof *r);
 }
 
@@ -344,6 +345,7 @@ typedef struct {
     char *message_id;
     char *content_type;
     char *location;
+    char *api_result;
 } sink;
 
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
@@ -382,6 +384,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
         { "X-Message-Id", offsetof(sink, message_id) },
         { "Content-Type", offsetof(sink, content_type) },
         { "Location", offsetof(sink, location) },
+        { "Dropbox-API-Result", offsetof(sink, api_result) },
     };
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
         char *v = header_value(data, len, kept[i].name);
@@ -412,45 +415,78 @@ static size_t origin_len(const char *url)
     return (size_t)(p - url) + strcspn(p, "/?#");
 }
 
+/* 1 when u is a bare origin "http(s)://host[:port]" (one trailing '/'
+ * allowed): no path, query, fragment, userinfo, spaces or controls. */
+static int bare_origin(const char *u)
+{
+    size_t ol = u ? origin_len(u) : 0;
+    if (!ol || (strncmp(u, "https://", 8) && strncmp(u, "http://", 7)))
+        return 0;
+    if (u[ol] && strcmp(u + ol, "/"))
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)u; *p; p++)
+        if (*p <= 0x20 || *p >= 0x7f || *p == '@' || *p == '\\')
+            return 0;
+    size_t scheme = u[4] == ':' ? strlen("http://") : strlen("https://");
+    return ol > scheme;     /* a host is there */
+}
+
 /* The base URL a request goes to (new in *out): the row's named base or the
  * default, with the connector's base_url override applied. */
 static int effective_base(char **out, const wg_rest_ctx *ctx, const char *name)
 {
     const wg_rest_spec *rest = ctx->rest;
+    const wg_connector_spec *spec = ctx->call->spec;
     const char *def = rest->default_base;
+    int relative = 0;      /* a named base that is a path under the stored base */
     if (name) {
         def = NULL;
         for (const wg_rest_base *b = rest->bases; b && b->name; b++)
             if (strcmp(b->name, name) == 0)
                 def = b->url;
         if (!def)
-            return wg_error_set(WG_EINTERNAL, "%s: no base named %s", ctx->call->spec->id, name);
+            return wg_error_set(WG_EINTERNAL, "%s: no base named %s", spec->id, name);
+        relative = def[0] == '/';
     }
     const wg_connector_creds *c = ctx->call->creds;
     const char *ov = c && c->base_url && *c->base_url ? c->base_url : NULL;
     int rc;
     /* a stored base URL of a connector that is not self-hostable counts only
      * when the operator stored it (docs/security.md 2.2) */
-    if (ov && !ctx->call->spec->self_hostable && c->base_url_by != WG_PRINCIPAL_OPERATOR) {
+    if (ov && !spec->self_hostable && c->base_url_by != WG_PRINCIPAL_OPERATOR) {
         *out = NULL;
         return wg_error_set(WG_EDENIED, "%s: the stored base URL was not set by the operator, "
                                         "and only the operator may set one for this connector "
                                         "(waggle connectors connect %s --base-url URL)",
-                            ctx->call->spec->name, ctx->call->spec->id);
+                            spec->name, spec->id);
+    }
+    const char *suffix = rest->base_suffix ? rest->base_suffix : "";
+    int from_extra = 0;
+    if (!ov && rest->base_from_extra && c && c->extra && *c->extra) {
+        /* the instance the token endpoint named (Salesforce instance_url) */
+        if (!bare_origin(c->extra)) {
+            *out = NULL;
+            return wg_error_set(WG_EDENIED, "%s: the stored %s is not a bare https://host "
+                                            "address; sign in again", spec->name,
+                                spec->extra_key ? spec->extra_key : "instance URL");
+        }
+        ov = c->extra;
+        from_extra = 1;
     }
     if (ov) {
         size_t n = strlen(ov);
         while (n && ov[n - 1] == '/')
             n--;
-        const char *tail = rest->override_origin && def ? def + origin_len(def)
-                         : rest->base_suffix ? rest->base_suffix : "";
+        const char *tail = relative ? def
+                         : rest->override_origin && def && !from_extra ? def + origin_len(def)
+                         : suffix;
         rc = asprintf(out, "%.*s%s", (int)n, ov, tail);
-    } else if (def) {
+    } else if (def && !relative) {
         rc = asprintf(out, "%s", def);
     } else {
         *out = NULL;
         return wg_error_set(WG_EINVAL, "%s needs a base URL (connector:%s:base_url)",
-                            ctx->call->spec->name, ctx->call->spec->id);
+                            spec->name, spec->id);
     }
     if (rc < 0) {
         *out = NULL;
@@ -536,13 +572,65 @@ int wg_rest_link_ok(char **out, const char *base, const char *link)
 
 /* ---- headers -------------------------------------------------------------- */
 
+static int token_chars_ok(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '-' || ch == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* KEY_TOKEN: the "Authorization: OAuth ..." line (new in *line), from the
+ * key in creds->extra or a "KEY:TOKEN" credential. WG_EINVAL when the key
+ * is missing or either part has a character that could end the quotes. */
+static int key_token_line(char **line, const wg_rest_ctx *ctx)
+{
+    const wg_connector_creds *c = ctx->call->creds;
+    const char *tok = c && c->token ? c->token : "";
+    const char *key = c ? c->extra : NULL;
+    size_t kl = key ? strlen(key) : 0;
+    const char *colon = strchr(tok, ':');
+    if (!key && colon) {
+        key = tok;
+        kl = (size_t)(colon - tok);
+        tok = colon + 1;
+    }
+    const char *id = ctx->call->spec->id;
+    if (!key)
+        return wg_error_set(WG_EINVAL, "%s needs its API key as well as the token (waggle "
+                                       "connectors connect %s --set %s=KEY, or connect with "
+                                       "KEY:TOKEN)", ctx->call->spec->name, id,
+                            ctx->call->spec->extra_key ? ctx->call->spec->extra_key : "api_key");
+    if (!token_chars_ok(key, kl) || !token_chars_ok(tok, strlen(tok)))
+        return wg_error_set(WG_EINVAL, "the stored %s API key or token has characters a key "
+                                       "never has; reconnect", ctx->call->spec->name);
+    if (asprintf(line, "Authorization: OAuth oauth_consumer_key=\"%.*s\", oauth_token=\"%s\"",
+                 (int)kl, key, tok) < 0) {
+        *line = NULL;
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* How this call's credential is sent (rest.h oauth_bearer). */
+static wg_rest_auth auth_of(const wg_rest_ctx *ctx)
+{
+    const wg_connector_creds *c = ctx->call->creds;
+    return ctx->rest->oauth_bearer && c && c->refreshable ? WG_REST_AUTH_BEARER : ctx->rest->auth;
+}
+
 static struct curl_slist *auth_headers(const wg_rest_ctx *ctx, struct curl_slist *h, int *err)
 {
     const wg_connector_creds *c = ctx->call->creds;
     const char *tok = c && c->token ? c->token : "";
     char *line = NULL;
     int rc = 0;
-    switch (ctx->rest->auth) {
+    switch (auth_of(ctx)) {
     case WG_REST_AUTH_BEARER: rc = asprintf(&line, "Authorization: Bearer %s", tok); break;
     case WG_REST_AUTH_RAW: rc = asprintf(&line, "Authorization: %s", tok); break;
     case WG_REST_AUTH_BOT: rc = asprintf(&line, "Authorization: Bot %s", tok); break;
@@ -567,6 +655,12 @@ static struct curl_slist *auth_headers(const wg_rest_ctx *ctx, struct curl_slist
         break;
     }
     case WG_REST_AUTH_QUERY: return h;
+    case WG_REST_AUTH_KEY_TOKEN:
+        if (key_token_line(&line, ctx) < 0) {
+            *err = WG_EINVAL;
+            return h;
+        }
+        break;
     }
     if (rc < 0) {
         *err = WG_ENOMEM;
@@ -621,7 +715,7 @@ static int build_url(buf *url, const wg_rest_ctx *ctx, const wg_rest_req *req)
             rc = build_query(url, req->query, params, used, &first);
         json_decref(used);
     }
-    if (rc == 0 && ctx->rest->auth == WG_REST_AUTH_QUERY && !req->no_auth) {
+    if (rc == 0 && auth_of(ctx) == WG_REST_AUTH_QUERY && !req->no_auth) {
         const wg_connector_creds *c = ctx->call->creds;
         query_pair(url, &first, ctx->rest->auth_name, c && c->token ? c->token : "");
     }
@@ -687,6 +781,10 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
         }
     }
     h = append_line(h, "Expect:", &err);
+    if (err == WG_EINVAL) {
+        rc = WG_EINVAL;         /* key_token_line said why */
+        goto done;
+    }
     if (err) {
         rc = wg_error_set(WG_ENOMEM, "out of memory");
         goto done;
@@ -731,8 +829,9 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
         r->message_id = s.message_id;
         r->content_type = s.content_type;
         r->location = s.location;
+        r->api_result = s.api_result;
         s.body.p = NULL;
-        s.retry_after = s.message_id = s.content_type = s.location = NULL;
+        s.retry_after = s.message_id = s.content_type = s.location = s.api_result = NULL;
     }
 done:
     if (url.p)
@@ -745,6 +844,7 @@ done:
     free(s.message_id);
     free(s.content_type);
     free(s.location);
+    free(s.api_result);
     curl_slist_free_all(h);
     curl_easy_cleanup(curl);
     wg_upstream_pin_clear(&pin);

@@ -47,7 +47,12 @@ typedef enum {
     WG_REST_AUTH_BOT,          /* Authorization: Bot <t> */
     WG_REST_AUTH_HEADER,       /* <auth_name>: <t> */
     WG_REST_AUTH_BASIC_EMAIL,  /* Authorization: Basic base64(email:t) */
-    WG_REST_AUTH_QUERY         /* ?<auth_name>=<t>; never in errors or logs */
+    WG_REST_AUTH_QUERY,        /* ?<auth_name>=<t>; never in errors or logs */
+    /* Authorization: OAuth oauth_consumer_key="<key>", oauth_token="<t>"
+     * (Trello). The key is creds->extra (spec extra_key), or the part of a
+     * "KEY:TOKEN" credential before the colon; both must be letters, digits,
+     * '-' or '_' (nothing can close the quotes). */
+    WG_REST_AUTH_KEY_TOKEN
 } wg_rest_auth;
 
 typedef enum {
@@ -140,7 +145,9 @@ typedef struct wg_rest_action {
 } wg_rest_action;
 
 /* A named alternate base URL (Google Docs also reaches Drive; Drive
- * uploads go to /upload/drive/v3). */
+ * uploads go to /upload/drive/v3). A url starting with '/' is a path under
+ * the connector's stored base URL (Confluence's v1 search beside the v2
+ * API of the same site): it then needs one. */
 typedef struct wg_rest_base {
     const char *name;
     const char *url;
@@ -149,6 +156,16 @@ typedef struct wg_rest_base {
 typedef struct wg_rest_spec {
     const char *default_base;        /* NULL: connector:<id>:base_url is required */
     const char *base_suffix;         /* appended to a vault base URL (Jira "/rest/api/3") */
+    /* 1: without a stored base URL, the origin comes from creds->extra (the
+     * spec's extra_key, kept from the token response: Salesforce
+     * instance_url) followed by base_suffix. It must be a bare
+     * http(s)://host[:port] (a trailing '/' allowed) and still passes the
+     * upstream policy at every request. */
+    int base_from_extra;
+    /* 1: a credential that came from an OAuth2 sign-in (one with a refresh
+     * token) is sent as Authorization: Bearer, whatever `auth` says for
+     * pasted API tokens (Pipedrive: x-api-token, or Bearer after OAuth). */
+    int oauth_bearer;
     /* 1: connector:<id>:base_url replaces only the scheme://host[:port] of
      * every base, keeping each base's path (replay tests and proxies of the
      * Google and Microsoft APIs); 0: it replaces default_base whole. */
@@ -180,6 +197,7 @@ typedef struct wg_rest_response {
     char *message_id;      /* X-Message-Id header or NULL */
     char *content_type;    /* Content-Type header or NULL */
     char *location;        /* Location header (redirects) or NULL */
+    char *api_result;      /* Dropbox-API-Result header (content downloads) or NULL */
 } wg_rest_response;
 
 void wg_rest_response_clear(wg_rest_response *r);

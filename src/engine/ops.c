@@ -20,28 +20,89 @@ static const int64_t RESERVE_MS = 60000;
 
 /* ---- the connector limit ----------------------------------------------------- */
 
-/* Live reservations of connects in flight elsewhere (other ids). */
-static int reservations(int *n, wg_engine *e, wg_store *st, const char *id)
+/* The ids with a live reservation: connects in flight in any process,
+ * other than id itself. New array of new strings (free_ids). */
+static int reserved_ids(char ***ids, size_t *n, wg_engine *e, wg_store *st, const char *id)
 {
     wg_store_rows *res = NULL;
     int rc = wg_store_exec(st, "SELECT key, value FROM settings WHERE key LIKE '"
                            RESERVE_PREFIX "%'", NULL, 0, &res, NULL);
     if (rc < 0)
         return rc;
-    char mine[160];
-    snprintf(mine, sizeof mine, RESERVE_PREFIX "%s", id);
-    int64_t now = wg_engine_now(e);
+    size_t rows = wg_store_rows_count(res);
+    *ids = calloc(rows ? rows : 1, sizeof **ids);
     *n = 0;
-    for (size_t r = 0; r < wg_store_rows_count(res); r++) {
+    if (!*ids) {
+        wg_store_rows_free(res);
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    int64_t now = wg_engine_now(e);
+    for (size_t r = 0; r < rows; r++) {
         const char *k = wg_store_rows_text(res, r, 0);
-        *n += k && strcmp(k, mine) != 0 && wg_store_rows_int(res, r, 1) > now;
+        const char *rid = k ? k + strlen(RESERVE_PREFIX) : NULL;
+        if (!rid || strcmp(rid, id) == 0 || wg_store_rows_int(res, r, 1) <= now)
+            continue;
+        if (((*ids)[*n] = strdup(rid)))
+            (*n)++;
     }
     wg_store_rows_free(res);
     return 0;
 }
 
-/* The registry reads every credential from the vault (every process's),
- * so its count is fresh; reservations of connects in flight add to it. */
+static void free_ids(char **ids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+}
+
+static int is_reserved(char **ids, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ids[i], id))
+            return 1;
+    return 0;
+}
+
+/* Slots in use, in ONE pass that reads each connector's credential once:
+ * distinct stored credentials (a shared connection such as connector:google
+ * is one slot), plus every reserved id whose credential that pass did not
+ * see. The reservations were read BEFORE the pass, and a connect writes its
+ * credential before it drops its reservation (both outside the lock this
+ * decision holds), so each connect in flight is counted exactly once: its
+ * credential was either seen, or its reservation was still there when read.
+ * *holds: id's own credential was seen (a reconnect). */
+static int count_slots(const wg_registry *reg, const char *id, char **ids, size_t n, int *holds)
+{
+    enum { SEEN_MAX = 128 };
+    static const size_t width = 80;
+    char (*seen)[80] = calloc(SEEN_MAX, width);
+    int used = 0, extra = 0;
+    *holds = 0;
+    for (size_t i = 0; i < wg_registry_count(reg); i++) {
+        const wg_connector_spec *spec = wg_registry_at(reg, i);
+        char buf[80];
+        const char *c = wg_registry_credential_id(reg, spec->id, buf, sizeof buf);
+        if (!c) {
+            extra += !spec->always_connected && is_reserved(ids, n, spec->id);
+            continue;
+        }
+        *holds |= !strcmp(spec->id, id);
+        int dup = 0;
+        for (int k = 0; seen && k < used && k < SEEN_MAX && !dup; k++)
+            dup = !strcmp(seen[k], c);
+        if (dup)
+            continue;
+        if (seen && used < SEEN_MAX)
+            snprintf(seen[used], width, "%s", c);
+        used++;   /* past the table (or without one): counted, never under-counted */
+    }
+    free(seen);
+    return used + extra;
+}
+
+/* The tier's limit for connecting id, decided under the store's write lock
+ * (wg_engine_connect) so that no two processes take the last slot. */
 static int decide_limit(wg_connector_limit_decision *out, wg_engine *e, wg_store *st,
                         const wg_registry *reg, const char *id)
 {
@@ -50,16 +111,17 @@ static int decide_limit(wg_connector_limit_decision *out, wg_engine *e, wg_store
         return wg_error_set(WG_ENOTFOUND, "Connector not found");
     wg_tier_status tier;
     wg_engine_tier(&tier, e);
-    int extra = 0;
-    int rc = wg_registry_check_limit(out, reg, id, tier.effective);
-    if (rc == 0)
-        rc = reservations(&extra, e, st, id);
-    if (rc == 0 && extra > 0 && (!strcmp(out->rule, "connector.limit.within") ||
-                                 !strcmp(out->rule, "connector.limit.exceeded")))
-        wg_connector_limit_decide(out, spec, 0, out->used + extra, tier.effective);
-    if (rc == 0)
-        wg_error_clear();
-    return rc;
+    char **ids = NULL;
+    size_t n = 0;
+    int rc = reserved_ids(&ids, &n, e, st, id);
+    if (rc < 0)
+        return rc;
+    int holds = 0;
+    int used = count_slots(reg, id, ids, n, &holds);
+    free_ids(ids, n);
+    wg_connector_limit_decide(out, spec, holds, used, tier.effective);
+    wg_error_clear();
+    return 0;
 }
 
 int wg_engine_connect_check(wg_connector_limit_decision *out, wg_engine *e, const char *id)
@@ -99,7 +161,11 @@ int wg_engine_connect(wg_connector_limit_decision *lim, wg_engine *e, const char
         return rc;
     int took = 0;
     rc = decide_limit(lim, e, st, reg, id);
-    if (rc == 0 && lim->allowed && strcmp(lim->rule, "connector.limit.within") == 0) {
+    /* A new connector reserves its slot; so does a reconnect, whose stored
+     * credential may be missing for a moment while it is replaced (another
+     * process counting then would see a free slot that is not). */
+    if (rc == 0 && lim->allowed && (strcmp(lim->rule, "connector.limit.within") == 0 ||
+                                    strcmp(lim->rule, "connector.limit.reconnect") == 0)) {
         char key[160], until[32];
         snprintf(key, sizeof key, RESERVE_PREFIX "%s", id);
         snprintf(until, sizeof until, "%lld", (long long)(wg_engine_now(e) + RESERVE_MS));

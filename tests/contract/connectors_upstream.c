@@ -93,3 +93,23 @@ Test(connectors_upstream, only_self_hostable_connectors_take_a_base_url_from_the
     /* and the operator's connect is still within the policy */
     cr_assert_eq(connect_with("slack", wgt_replay_base(up), WGT_AUTH_ADMIN, NULL), 403);
 }
+
+Test(connectors_upstream, confluence_takes_its_site_from_the_app_within_the_policy)
+{
+    /* Confluence is self-hostable: the app names its site ... */
+    cr_assert_eq(connect_with("confluence", "https://example.atlassian.net", WGT_AUTH_API, NULL), 200);
+    /* ... but never a loopback, internal or plain-http one */
+    cr_assert_eq(connect_with("confluence", wgt_replay_base(up), WGT_AUTH_API, NULL), 403);
+    cr_assert_eq(connect_with("confluence", "http://wiki.example.com", WGT_AUTH_API, NULL), 403);
+    cr_assert_eq(connect_with("confluence", "https://169.254.169.254", WGT_AUTH_API, NULL), 403);
+    /* the instance of Salesforce and the hosts of the others are not the app's to choose */
+    static const char *const fixed[] = { "salesforce", "asana", "trello", "monday", "hubspot",
+                                         "pipedrive", "airtable", "bitbucket", "dropbox" };
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        char *body = NULL;
+        long st = connect_with(fixed[i], "https://api.example.com", WGT_AUTH_API, &body);
+        cr_expect_eq(st, 403, "%s: %ld %s", fixed[i], st, body);
+        cr_expect(strstr(body, "only the operator"), "%s: %s", fixed[i], body);
+        free(body);
+    }
+}

@@ -19,6 +19,11 @@ extern const wg_connector_spec wg_spec_github, wg_spec_gitlab, wg_spec_slack, wg
 extern const wg_connector_spec wg_spec_gcal, wg_spec_gmail, wg_spec_gdocs, wg_spec_gdrive,
     wg_spec_gsheets, wg_spec_msteams, wg_spec_outlook, wg_spec_onedrive, wg_spec_onenote;
 
+/* Work management, CRM, data, code and storage (issue 15 section 2). */
+extern const wg_connector_spec wg_spec_asana, wg_spec_trello, wg_spec_monday, wg_spec_confluence,
+    wg_spec_hubspot, wg_spec_salesforce, wg_spec_pipedrive, wg_spec_airtable, wg_spec_bitbucket,
+    wg_spec_dropbox;
+
 /* Composio, the meta-connector (spec 8.3 #30). */
 extern const wg_connector_spec wg_spec_composio;
 

@@ -209,7 +209,8 @@ Test(engine_pg, racing_replicas_cannot_both_take_the_last_connector_slot)
             cr_assert_eq(s, 0, "the reconnect passed");
         }
     }
-    cr_assert_eq(won, 1, "exactly one new connector took the 5th slot");
+    cr_assert_eq(won, 1, "exactly one new connector took the 5th slot (won %d, refused %d)", won,
+                 refused);
     cr_assert_eq(refused, 2);
     wg_engine_free(e);
 }

@@ -146,6 +146,7 @@ void wg_engine_free(wg_engine *e)
         free(e->pools[i].provider);
     }
     wg_gate_free(e->gate);
+    wg_kvark_free(e->kvark);
     wg_registry_free(e->registry);
     wg_audit_free(e->audit);
     wg_vault_free(e->vault);

@@ -4,7 +4,8 @@
 # corpus, in the same run. Prints one line per case with the ratio.
 #   in-process: ns per decision (median of 7 runs), bash only and all tools
 #   --batch:    decisions/s through `waggle gate --batch` vs the JS baseline
-#               reading the same JSON lines (median of 5 runs)
+#               reading the same JSON lines (median of 5 runs); then the
+#               same lines through a pipe (answers flushed per read)
 #   bash1:      the same against the original's needsConfirmationWithAutonomy
 #               alone (one answer; ours still gives all four)
 #   big:        one decision on a 64 KiB, 256 KiB and 1 MiB command
@@ -57,8 +58,23 @@ median_s() {    # median CPU time (user+sys, s) of 5 runs of "$@" < big > /dev/n
         fi
     done | sort -n | sed -n 3p
 }
+median_pipe_s() {   # the same with the lines arriving through a pipe (answers flushed per read)
+    for r in 1 2 3 4 5; do
+        if [ -x /usr/bin/time ]; then
+            cat "$big" | /usr/bin/time -f '%U %S' -o "$big.t" "$@" > /dev/null
+            awk '{ printf "%.3f\n", $1 + $2 }' "$big.t"
+        else
+            t0=$(date +%s%N); cat "$big" | "$@" > /dev/null; t1=$(date +%s%N)
+            awk -v d=$(( t1 - t0 )) 'BEGIN { printf "%.3f\n", d / 1e9 }'
+        fi
+    done | sort -n | sed -n 3p
+}
 tw=$(median_s "$build/waggle" gate --batch)
+tp=$(median_pipe_s "$build/waggle" gate --batch)
 tb=$(median_s node "$here/gate_baseline.js" --batch)
 awk -v n="$lines" -v tw="$tw" -v tb="$tb" 'BEGIN {
     printf "gate_batch         lines=%d  baseline=%.0f/s (%.3fs)  waggle=%.0f/s (%.3fs)  ratio=%.1fx  (CPU time, median of 5)\n",
         n, n / tb, tb, n / tw, tw, tb / tw }'
+awk -v n="$lines" -v tp="$tp" 'BEGIN {
+    printf "gate_batch_pipe    lines=%d  waggle=%.0f/s (%.3fs)  (stdin a pipe: every answer flushed before the next read; CPU time, median of 5)\n",
+        n, n / tp, tp }'

@@ -68,7 +68,7 @@ run_ctest build-test
 echo "== install, then build a program against the installed library with pkg-config"
 prefix=$(mktemp -d)
 cmake --install build-test --prefix "$prefix" >/dev/null
-[ -x "$prefix/bin/waggle" ] && [ -L "$prefix/bin/waggled" ]
+[ -x "$prefix/bin/waggle" ] && [ -L "$prefix/bin/waggled" ] && [ -x "$prefix/bin/waggle-hook" ]
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Werror tests/install/consumer.c $(pkg-config --cflags --libs waggle) -o "$prefix/consumer"
@@ -77,7 +77,7 @@ unset PKG_CONFIG_PATH
 cmake -S tests/install/cmake -B "$prefix/cmake-consumer" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/cmake-consumer" >/dev/null
 LD_LIBRARY_PATH="$prefix/lib" "$prefix/cmake-consumer/consumer"
-for f in share/man/man1/waggle.1 share/man/man8/waggled.8 share/bash-completion/completions/waggle \
+for f in share/man/man1/waggle.1 share/man/man1/waggle-hook.1 share/man/man8/waggled.8 share/bash-completion/completions/waggle \
          share/zsh/site-functions/_waggle lib/systemd/system/waggled.service share/doc/waggle/LICENSE; do
   [ -e "$prefix/$f" ] || { echo "install: $f is missing"; exit 1; }
 done

@@ -245,9 +245,12 @@ typedef struct wg_engine_outcome {
 WG_EXTERN void wg_engine_outcome_clear(wg_engine_outcome *o);
 
 /* The only way any face runs a tool. autonomy may be NULL (normal). The
- * tools: connector_<id>_<action> of a registered connector, and the agent
+ * tools: connector_<id>_<action> of a registered connector, the agent
  * tools acquire_capability, install_capability, find_connector,
- * list_connector_categories (spec 4). Fills *out (clear it after).
+ * list_connector_categories (spec 4), and the KVARK tools while they are
+ * registered (wg_engine_kvark_status; spec 9). kvark_action sends
+ * governance.userApproved:true only when it runs from a person's approval
+ * (a terminal's answer through ctx->ask, or wg_engine_approve). Fills *out (clear it after).
  * Returns 0 with out->status; WG_EINVAL (bad call, bad autonomy),
  * WG_ENOTFOUND (no such tool), WG_EBUSY (too many pending approvals, by
  * count or bytes: nothing ran, nothing is pending), WG_E* when an audit row
@@ -329,6 +332,46 @@ WG_EXTERN void wg_engine_unsubscribe(wg_engine *e, uint64_t token);
  * engine's subscribers, not forwarded again. name is an SSE event name,
  * data an object with at least "tool". Returns 0 or WG_EINVAL. */
 WG_EXTERN int wg_engine_publish_remote(wg_engine *e, const char *name, const json_t *data);
+
+/* ---- the tools an agent is given ------------------------------------------------ */
+
+/* Which groups wg_engine_tools lists. */
+#define WG_ENGINE_TOOLS_NATIVE     1u   /* spec 4: acquire/install_capability, find_connector, ... */
+#define WG_ENGINE_TOOLS_KVARK      2u   /* spec 9: the four KVARK tools, when registered */
+#define WG_ENGINE_TOOLS_CONNECTORS 4u   /* connector_<id>_<action> of connected connectors */
+#define WG_ENGINE_TOOLS_ALL        7u
+
+typedef struct wg_engine_tool_counts {
+    size_t native, kvark, connector;
+} wg_engine_tool_counts;
+
+/* Every tool wg_engine_execute runs right now, as ToolDefinitions
+ * {name, description, parameters (JSON Schema)} (the catalog tools also
+ * carry offlineCapable): native, then KVARK, then connector tools, limited
+ * to the groups in which. What every face lists (GET /api/tools, the CLI,
+ * the MCP face's tools/list). *out new; counts may be NULL. Opens the
+ * registry (and so the store) for the KVARK and connector groups. Returns
+ * 0, WG_ENOMEM, WG_E* from opening. */
+WG_EXTERN int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_engine *e, unsigned which);
+
+/* ---- KVARK (spec 9; waggle/kvark.h) -------------------------------------------- */
+
+/* Whether the four KVARK tools are registered, and why (not). They are
+ * exactly when kvark:connection holds a valid configuration
+ * (wg_kvark_config_parse) and the effective tier is TEAMS, ENTERPRISE or
+ * an active TRIAL (ARCHITECTURE.md Decisions): 4 tools then, 0 otherwise. */
+typedef struct wg_engine_kvark_state {
+    int configured;          /* kvark:connection is in the vault */
+    int valid;               /* ... and is a valid configuration */
+    int tier_allows;         /* the effective tier includes KVARK */
+    int active;              /* valid && tier_allows */
+    wg_tier effective;
+    char reason[256];        /* why not active ("" when active); never the value */
+} wg_engine_kvark_state;
+
+/* Fills *out (reads the vault and config.json). Returns 0, WG_E* when the
+ * vault cannot be opened (out then says not configured). */
+WG_EXTERN int wg_engine_kvark_status(wg_engine_kvark_state *out, wg_engine *e);
 
 /* ---- connectors and other audited operations ------------------------------- */
 

@@ -40,8 +40,14 @@ WG_EXTERN int wg_marketplace_install(json_t **installed, struct wg_engine *e, co
 /* *pack: the new pack's manifest. description may be NULL. */
 WG_EXTERN int wg_marketplace_publish(json_t **pack, struct wg_engine *e, const char *skill,
                                      const char *description, const char *actor);
-/* {packs, total, kvarkRequired[, hint]}: the KVARK packs once a
- * kvark:connection is in the vault (reference 8.3). */
+/* {packs, total, kvarkRequired[, hint]}: the packs of the embedded
+ * data/enterprise-packs.json once kvark:connection is a valid KVARK
+ * configuration (waggle/kvark.h wg_kvark_config_parse; reference 8.3 - the
+ * original unlocked on any non-empty value). Otherwise no packs,
+ * kvarkRequired true and a hint that says why an invalid value is not
+ * accepted (never quoting it). The route's tier (ENTERPRISE) is the
+ * caller's. Returns 0, WG_EINTERNAL (the embedded file is malformed),
+ * WG_ENOMEM, WG_E* from the vault. */
 WG_EXTERN int wg_marketplace_enterprise_packs(json_t **out, struct wg_engine *e);
 
 #ifdef __cplusplus

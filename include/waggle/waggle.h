@@ -39,6 +39,7 @@
 #include "waggle/time.h"
 #include "waggle/autonomy.h"
 #include "waggle/oauth.h"
+#include "waggle/kvark.h"
 #include "waggle/personas.h"
 #include "waggle/marketplace.h"
 #include "waggle/engine.h"

@@ -60,6 +60,7 @@ int wg_cli_wants_help(int argc, char **argv);
 
 /* The subcommands. */
 int cmd_gate(int argc, char **argv, const wg_cli *cli);
+int cmd_hook(int argc, char **argv, const wg_cli *cli);
 int cmd_trust(int argc, char **argv, const wg_cli *cli);
 int cmd_route(int argc, char **argv, const wg_cli *cli);
 int cmd_acquire(int argc, char **argv, const wg_cli *cli);

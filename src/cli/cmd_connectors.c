@@ -27,7 +27,8 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  list                      every connector with its status and tools\n"
-    "  tools                     the tool definitions of the connected connectors\n"
+    "  tools                     the tool definitions of the connected connectors (and the\n"
+    "                            four KVARK tools when kvark:connection is valid on TEAMS+)\n"
     "  health ID                 probe a connector (exit 1 when the probe fails)\n"
     "  connect ID [options]      store a credential read from stdin (first line)\n"
     "      --email E             account email (Jira: email:token basic auth)\n"
@@ -141,7 +142,9 @@ static int do_tools(env *e, const opts *o, int argc, char **argv)
     (void)argc;
     (void)argv;
     json_t *tools = NULL;
-    int rc = wg_registry_tools(&tools, e->reg);
+    /* the engine's list: the KVARK tools while registered, then connector tools */
+    int rc = wg_engine_tools(&tools, NULL, e->sc.engine,
+                             WG_ENGINE_TOOLS_KVARK | WG_ENGINE_TOOLS_CONNECTORS);
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     rc = wg_cli_print_json(tools, 1);
@@ -332,9 +335,8 @@ static int do_call(env *e, const opts *o, int argc, char **argv)
     wg_engine_outcome out;
     int rc = wg_engine_execute(e->sc.engine, &call, &autonomy, &ctx, &out);
     json_decref(args);
-    if (rc == WG_ENOTFOUND)
-        return wg_cli_usage("connectors", "'%s' is not a tool (connector_<id>_<action>, or an "
-                            "agent tool)", tool);
+    if (rc == WG_ENOTFOUND)   /* the engine says why: unknown, or KVARK not registered */
+        return wg_cli_usage("connectors", "%s", wg_error_last());
     if (rc < 0)
         return wg_cli_error("connectors", rc);
     const wg_gate_decision *d = &out.decision;

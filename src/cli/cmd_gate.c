@@ -8,6 +8,7 @@
  * approval_auto row to the data dir, a --batch evaluation writes none.
  */
 #include "cli.h"
+#include "hook/decide.h"
 #include "waggle/datadir.h"
 #include "waggle/engine.h"
 #include "waggle/error.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void help(void)
@@ -41,6 +43,12 @@ static void help(void)
         "                a malformed line gets {\"error\":\"...\"}; blank lines are skipped\n"
         "  --data-dir D  where an auto-approval's approval_auto audit row goes (a\n"
         "                single call at trusted or yolo; --batch writes no rows)\n"
+        "  --unknown-tools ask|allow\n"
+        "                a tool the gate has never heard of: needs confirmation\n"
+        "                (ask, the default: rule tool.unknown) or passes (allow)\n"
+        "  --agent A     read TOOL as agent A names it: claude-code, codex, gemini\n"
+        "                (default: any agent's name; Bash, Write, run_shell_command,\n"
+        "                mcp__server__tool, ... map to the gate's tools)\n"
         "\n"
         "ARGS_JSON is the call's arguments as a JSON object (default {}; - reads stdin).\n"
         "\n"
@@ -167,10 +175,51 @@ static int flush(obuf *b)
     return 0;
 }
 
+/* ---- names the gate does not know by themselves ----------------------------- */
+
+typedef struct {
+    wg_engine *engine;
+    wg_hook_policy policy;      /* agent and --unknown-tools; the level comes per call */
+} gate_face;
+
+/* An agent's name for a tool (Bash, Write, mcp__github__create_issue, ...)
+ * is decided by the hook rules on the engine's gate; a name nobody knows is
+ * tool.unknown unless --unknown-tools allow (issue #14 §4). The library and
+ * HTTP keep the spec's rule (not gated); this is the CLI face's. args may be
+ * NULL ({}), or a line of --batch input to read them from (line_len > 0). */
+static void resolve_name(wg_gate_decision *d, const gate_face *g, const char *tool,
+                         const json_t *args, const char *line, size_t line_len)
+{
+    if (!d->rule || strcmp(d->rule, "tool.not_gated") != 0 || wg_hook_tool_is_known_ungated(tool))
+        return;
+    char server[128], action[128];
+    wg_hook_policy p = g->policy;
+    p.level = d->level;
+    if (!wg_hook_alias_find(p.agent, tool) &&
+        !wg_hook_mcp_split(p.agent, tool, server, sizeof server, action, sizeof action)) {
+        if (!p.unknown_allow)
+            wg_hook_mark_unknown(d, tool);
+        return;
+    }
+    json_t *owned = NULL;
+    if (line_len) {
+        owned = json_loadb(line, line_len, JSON_REJECT_DUPLICATES, NULL);
+        args = json_object_get(owned, "args");
+    }
+    const wg_gate *gate = NULL;
+    char cwd[4096];
+    wg_hook_verdict v;
+    if (wg_engine_gate(&gate, g->engine) == 0 &&
+        wg_hook_decide(&v, gate, &p, tool, json_is_object(args) ? args : NULL, NULL,
+                       getcwd(cwd, sizeof cwd)) == 0)
+        *d = v.d;
+    json_decref(owned);
+}
+
 /* ---- --batch ------------------------------------------------------------------ */
 
 /* One line: its decision, or {"error":...}. */
-static void batch_line(obuf *out, wg_engine *engine, wg_autonomy default_level,
+static void batch_line(obuf *out, const gate_face *g, wg_autonomy default_level,
                        const char *line, size_t len, size_t lineno)
 {
     size_t ls = 0, le = len;
@@ -182,13 +231,14 @@ static void batch_line(obuf *out, wg_engine *engine, wg_autonomy default_level,
         return;
     wg_gate_decision d;
     char tool[256];
-    if (wg_engine_check_line(engine, line + ls, le - ls, default_level, tool, sizeof tool, &d) < 0) {
+    if (wg_engine_check_line(g->engine, line + ls, le - ls, default_level, tool, sizeof tool, &d) < 0) {
         char msg[300];
         snprintf(msg, sizeof msg, "line %zu: %s", lineno, wg_error_last());
         OB_LIT(out, "{\"error\":");
         ob_str(out, msg);
         OB_LIT(out, "}\n");
     } else {
+        resolve_name(&d, g, tool, NULL, line + ls, le - ls);
         ob_decision(out, tool, &d);
     }
 }
@@ -204,8 +254,19 @@ static void too_long(obuf *out, size_t lineno)
     OB_LIT(out, "}\n");
 }
 
-static int run_batch(wg_engine *engine, wg_autonomy default_level, const char *cmd)
+/* A regular file is read and answered in 64 KiB blocks. Anything else (a
+ * pipe, a terminal, a socket) may be a co-process that waits for each
+ * answer before it writes the next line: every line read is answered and
+ * flushed before the next read can block. */
+static int stdin_is_file(void)
 {
+    struct stat st;
+    return fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int run_batch(const gate_face *g, wg_autonomy default_level, const char *cmd)
+{
+    int interactive = !stdin_is_file();
     obuf out = { 0 };
     size_t cap = 1 << 16, len = 0, lineno = 0;
     size_t scanned = 0;     /* buf[0, scanned) holds no newline: never searched twice */
@@ -246,7 +307,7 @@ static int run_batch(wg_engine *engine, wg_autonomy default_level, const char *c
             else if (end - start > BATCH_LINE_MAX)
                 too_long(&out, lineno);
             else
-                batch_line(&out, engine, default_level, buf + start, end - start, lineno);
+                batch_line(&out, g, default_level, buf + start, end - start, lineno);
             start = scanned = nl ? end + 1 : len;
             if (out.n > (1 << 16) && flush(&out) < 0) {
                 rc = wg_cli_fail(cmd, "cannot write stdout");
@@ -256,6 +317,10 @@ static int run_batch(wg_engine *engine, wg_autonomy default_level, const char *c
         if (!skipping && len - start > BATCH_LINE_MAX) {
             too_long(&out, lineno + 1);
             skipping = 1;
+        }
+        if (interactive && out.n && (flush(&out) < 0 || fflush(stdout) != 0)) {
+            rc = wg_cli_fail(cmd, "cannot write stdout");
+            break;
         }
         if (skipping)
             start = len;                /* keep nothing of it */
@@ -296,6 +361,8 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
         { "json", no_argument, NULL, 'j' },
         { "batch", no_argument, NULL, 'b' },
         { "data-dir", required_argument, NULL, 'd' },
+        { "unknown-tools", required_argument, NULL, 'u' },
+        { "agent", required_argument, NULL, 'a' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -303,6 +370,7 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
     const char *data_dir = cli->data_dir;
     wg_autonomy level = WG_AUTONOMY_NORMAL;
     int as_json = 0, batch = 0, c;
+    gate_face face = { NULL, WG_HOOK_POLICY_INIT };
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+hl:", opts, NULL)) != -1) {
@@ -314,6 +382,16 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
         case 'j': as_json = 1; break;
         case 'b': batch = 1; break;
         case 'd': data_dir = optarg; break;
+        case 'u':
+            if (strcmp(optarg, "ask") != 0 && strcmp(optarg, "allow") != 0)
+                return wg_cli_usage(cmd, "--unknown-tools must be ask or allow, not '%s'", optarg);
+            face.policy.unknown_allow = strcmp(optarg, "allow") == 0;
+            break;
+        case 'a':
+            if (wg_hook_agent_parse(&face.policy.agent, optarg) < 0)
+                return wg_cli_usage(cmd, "--agent must be claude-code, codex or gemini, not '%s'",
+                                    optarg);
+            break;
         case 'h': help(); return WG_EXIT_OK;
         default:
             return wg_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
@@ -327,8 +405,9 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
     int rc = open_engine(&engine, cmd, data_dir);
     if (rc != WG_EXIT_OK)
         return rc;
+    face.engine = engine;
     if (batch) {
-        rc = run_batch(engine, level, cmd);
+        rc = run_batch(&face, level, cmd);
         wg_engine_free(engine);
         return rc;
     }
@@ -360,6 +439,8 @@ int cmd_gate(int argc, char **argv, const wg_cli *cli)
     call.args = parsed;
     wg_engine_outcome o;
     rc = wg_engine_check(engine, &call, &rq, 0, &o);
+    if (rc == 0)
+        resolve_name(&o.decision, &face, tool, parsed, NULL, 0);
     json_decref(parsed);
     if (rc == WG_EINVAL) {
         wg_engine_free(engine);

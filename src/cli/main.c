@@ -29,6 +29,7 @@ static const command commands[] = {
     { "approve",    cmd_approve,    "approve (or --deny) a waiting tool call by its id" },
     { "mcp",        cmd_mcp,        "serve the gated tools to an MCP client over stdio" },
     { "serve",      cmd_serve,      "run the HTTP service (also: waggled)" },
+    { "hook",       cmd_hook,       "answer a coding agent's pre-tool-use hook (also: waggle-hook)" },
     { "dashboard",  cmd_dashboard,  "print a one-time login link to the dashboard" },
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };

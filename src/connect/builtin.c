@@ -33,6 +33,7 @@ static const wg_connector_spec *const builtin[] = {
     &wg_spec_outlook,
     &wg_spec_onedrive,
     &wg_spec_onenote,
+    &wg_spec_composio,
 };
 
 static const wg_connector_spec *const demo[] = {

@@ -135,12 +135,14 @@ json_t *wg_tier_denial_json(const wg_tier_denial *d)
 
 /* connectorLimit FREE = 5 is the original's (reference §8.3); the other
  * limits are this project's, and the feature flags mirror the minimum tiers
- * of the spec's gated routes (§10). TRIAL has ENTERPRISE's rights. */
+ * of the spec's gated routes (§10). TRIAL has ENTERPRISE's rights. The KVARK
+ * tools come with TEAMS (spec 9 "only TEAMS/ENTERPRISE expose KVARK";
+ * ARCHITECTURE.md Decisions); the enterprise packs stay ENTERPRISE (§10). */
 static const wg_tier_capabilities caps[WG_TIER_COUNT] = {
     /* tier             conn  ws  pers mkt  cost sync admin team gov kvark */
     { WG_TIER_FREE,        5,  1,  0,   0,   0,   0,   0,    0,   0,  0 },
     { WG_TIER_PRO,        -1,  5,  1,   1,   0,   0,   0,    0,   0,  0 },
-    { WG_TIER_TEAMS,      -1, -1,  1,   1,   1,   1,   1,    1,   0,  0 },
+    { WG_TIER_TEAMS,      -1, -1,  1,   1,   1,   1,   1,    1,   0,  1 },
     { WG_TIER_ENTERPRISE, -1, -1,  1,   1,   1,   1,   1,    1,   1,  1 },
     { WG_TIER_TRIAL,      -1, -1,  1,   1,   1,   1,   1,    1,   1,  1 },
 };
@@ -162,7 +164,7 @@ static const wg_tier_feature features[] = {
     { "team_connect",         WG_TIER_TEAMS },
     { "team_governance",      WG_TIER_ENTERPRISE },
     { "enterprise_packs",     WG_TIER_ENTERPRISE },
-    { "kvark",                WG_TIER_ENTERPRISE },
+    { "kvark",                WG_TIER_TEAMS },   /* the tools; the packs are ENTERPRISE */
 };
 
 const wg_tier_feature *wg_tier_features(size_t *n)

@@ -8,6 +8,7 @@
 
 #include "waggle/capability_tools.h"
 #include "waggle/engine.h"
+#include "waggle/kvark.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -56,9 +57,14 @@ struct wg_engine {
     wg_gate *gate;
     wg_trust *trust;
     wg_skillset *starter;
+    /* install_capability's trust risk of each starter skill (index as in
+     * starter), WG_RISK_UNKNOWN until first asked; allocated with starter,
+     * entries read and written with atomics (a race computes the same value) */
+    signed char *install_risk;
     wg_catalog *catalog;
     engine_pool pools[ENGINE_POOLS_MAX];
     pthread_mutex_t market_mu;   /* marketplace install/publish: check, then write */
+    wg_kvark *kvark;             /* the KVARK client (token cache), made on first use under mu */
     size_t n_pools;
 
     /* the event bus */
@@ -74,6 +80,14 @@ void wg_engine__logf(const wg_engine *e, const char *fmt, ...) __attribute__((fo
 /* 1 when tool is on the operator's never-autopass list. */
 int wg_engine__never_autopass(const wg_engine *e, const char *tool);
 
+/* kvark.c: the KVARK configuration when the four tools are registered
+ * (wg_engine_kvark_status active); WG_ENOTFOUND with the reason otherwise.
+ * *cfg owns its strings (wg_kvark_config_clear). */
+int wg_engine__kvark_config(wg_kvark_config *cfg, wg_engine *e);
+/* Runs a KVARK tool (after the gate). approval_id: the approval a person
+ * granted for this call, or NULL. *result new. */
+int wg_engine__kvark_run(json_t **result, wg_engine *e, const char *tool, const json_t *args,
+                         const char *workspace_id, const char *approval_id);
 /* The store when it holds the shared state (replicas on PostgreSQL:
  * opened here), NULL on one machine (SQLite: nothing is opened). */
 int wg_engine__shared_store(wg_store **out, wg_engine *e);

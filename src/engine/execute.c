@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { TOOL_CONNECTOR, TOOL_CAPABILITY, TOOL_CATALOG } tool_kind;
+typedef enum { TOOL_CONNECTOR, TOOL_CAPABILITY, TOOL_CATALOG, TOOL_KVARK } tool_kind;
 
 /* The agent tools of spec 4 besides connectors: their definitions are the
  * tables of waggle/capability_tools.h and waggle/catalog_tools.h. */
@@ -42,6 +42,15 @@ static int find_tool(tool_kind *k, wg_engine *e, const char *tool)
 {
     if (native_kind(k, tool))
         return 0;
+    if (wg_kvark_is_tool(tool)) {
+        /* registered only while configured on a tier that includes KVARK */
+        wg_kvark_config cfg;
+        int rc = wg_engine__kvark_config(&cfg, e);
+        wg_kvark_config_clear(&cfg);
+        if (rc == 0)
+            *k = TOOL_KVARK;
+        return rc;
+    }
     wg_registry *reg = NULL;
     wg_risk_level risk;
     int rc = wg_engine_registry(&reg, e);
@@ -234,6 +243,9 @@ static int run_tool(json_t **result, wg_engine *e, tool_kind kind, const call_vi
             rc = wg_registry_execute(result, reg, v->tool, a);
         if (*result)
             rc = 0;
+    } else if (kind == TOOL_KVARK) {
+        /* v->approval_id is set only when a person granted this call */
+        rc = wg_engine__kvark_run(result, e, v->tool, a, v->workspace_id, v->approval_id);
     } else if (kind == TOOL_CAPABILITY) {
         const wg_trust *t = NULL;
         const wg_skillset *s = NULL;

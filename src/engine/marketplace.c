@@ -219,37 +219,71 @@ int wg_marketplace_publish(json_t **out, wg_engine *e, const char *name, const c
     return 0;
 }
 
-/* Shown once KVARK is connected. The packs themselves live in KVARK; this
- * table names what the service can offer (reference 8.3 ENTERPRISE_PACKS). */
-static const struct {
-    const char *id, *name, *description;
-} enterprise_packs[] = {
-    { "kvark-research", "Enterprise research", "Cited answers from the organisation's documents through KVARK retrieval." },
-    { "kvark-governed-actions", "Governed actions", "Jira comments, Slack posts and other writes through KVARK governance, with audit references." },
-    { "kvark-document-qa", "Document Q&A", "Questions answered from one enterprise document with source references." },
-};
+/* The packs KVARK unlocks: data/enterprise-packs.json, embedded at build
+ * time (cmake/enterprise_packs.cmake). The packs live in KVARK; each row
+ * names one. */
+extern const unsigned char wg_marketplace__enterprise_packs_json[];
+extern const unsigned long wg_marketplace__enterprise_packs_json_len;
+
+enum { ENTERPRISE_PACKS_MAX = 64, PACK_FIELD_MAX = 512 };
+
+static int pack_field_ok(const json_t *p, const char *name)
+{
+    const json_t *v = json_object_get(p, name);
+    return json_is_string(v) && json_string_length(v) > 0 &&
+           json_string_length(v) <= PACK_FIELD_MAX;
+}
+
+/* The rows {id, name, description}, checked: a broken file fails closed. */
+static int enterprise_rows(json_t **out)
+{
+    json_t *doc = json_loadb((const char *)wg_marketplace__enterprise_packs_json,
+                             wg_marketplace__enterprise_packs_json_len, 0, NULL);
+    const json_t *rows = json_object_get(doc, "packs");
+    json_t *packs = json_array();
+    int rc = json_is_array(rows) && json_array_size(rows) <= ENTERPRISE_PACKS_MAX && packs
+           ? 0 : WG_EINTERNAL;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(rows, i, p) {
+        if (rc == 0 && (!pack_field_ok(p, "id") || !pack_field_ok(p, "name") ||
+                        !pack_field_ok(p, "description")))
+            rc = WG_EINTERNAL;
+        if (rc == 0 && json_array_append_new(packs, json_pack("{s:O,s:O,s:O}", "id",
+                                             json_object_get(p, "id"), "name",
+                                             json_object_get(p, "name"), "description",
+                                             json_object_get(p, "description"))))
+            rc = WG_ENOMEM;
+    }
+    json_decref(doc);
+    if (rc < 0) {
+        json_decref(packs);
+        return wg_error_set(rc, rc == WG_ENOMEM ? "out of memory"
+                                : "the embedded data/enterprise-packs.json is malformed");
+    }
+    *out = packs;
+    return 0;
+}
 
 int wg_marketplace_enterprise_packs(json_t **out, wg_engine *e)
 {
-    wg_vault *v = NULL;
-    int rc = out && e ? wg_engine_vault(&v, e)
-                      : wg_error_set(WG_EINVAL, "wg_marketplace_enterprise_packs: NULL argument");
+    if (!out || !e)
+        return wg_error_set(WG_EINVAL, "wg_marketplace_enterprise_packs: NULL argument");
+    wg_engine_kvark_state st;
+    int rc = wg_engine_kvark_status(&st, e);
     if (rc < 0)
         return rc;
-    wg_vault_entry *kv = NULL;
-    int configured = wg_vault_get(&kv, v, "kvark:connection") == 0 && kv->value_len > 0;
-    wg_vault_entry_free(kv);
-    wg_error_clear();
-    if (!configured) {
+    if (!st.valid) {
+        char hint[384];
+        snprintf(hint, sizeof hint, "Enterprise packs require a KVARK connection. Configure KVARK "
+                 "credentials in the vault to unlock.%s%s", st.configured ? " " : "",
+                 st.configured ? st.reason : "");
         *out = json_pack("{s:[],s:i,s:b,s:s}", "packs", "total", 0, "kvarkRequired", 1, "hint",
-                         "Enterprise packs require a KVARK connection. Configure KVARK "
-                         "credentials in the vault to unlock.");
+                         hint);
     } else {
-        json_t *packs = json_array();
-        for (size_t i = 0; i < sizeof enterprise_packs / sizeof *enterprise_packs; i++)
-            json_array_append_new(packs, json_pack("{s:s,s:s,s:s}", "id", enterprise_packs[i].id,
-                                  "name", enterprise_packs[i].name, "description",
-                                  enterprise_packs[i].description));
+        json_t *packs = NULL;
+        if ((rc = enterprise_rows(&packs)) < 0)
+            return rc;
         *out = json_pack("{s:o,s:I,s:b}", "packs", packs, "total",
                          (json_int_t)json_array_size(packs), "kvarkRequired", 0);
     }

@@ -1,7 +1,7 @@
-/* tools.c - waggle's tools as MCP tools (tools.h). The definitions come from
- * the tables the engine runs (waggle/capability_tools.h, catalog_tools.h)
- * and the registry (wg_registry_tools), so the list and the executor can
- * never disagree; only gate_check is defined here. */
+/* tools.c - waggle's tools as MCP tools (tools.h). The definitions are the
+ * engine's one list (wg_engine_tools: the agent tools, the KVARK tools while
+ * they are registered, the connected connectors' tools), so the list and
+ * the executor can never disagree; only gate_check is defined here. */
 #include "mcp/tools.h"
 #include "waggle/capability_tools.h"
 #include "waggle/catalog_tools.h"
@@ -70,27 +70,20 @@ int wg_mcp__tools_list(json_t **out, wg_engine *e)
                  "approvalClass, level, rule, reason}; rule and reason say why. Use it before "
                  "running a tool of your own (bash, write_file, ...).",
                  json_loads(gate_check_schema, 0, NULL));
-    size_t n = 0;
-    const wg_captool_def *cap = wg_captool_defs(&n);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = add(tools, cap[i].name, cap[i].description, json_loads(cap[i].parameters, 0, NULL));
-    const wg_catalogtool_def *cat = wg_catalogtool_defs(&n);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = add(tools, cat[i].name, cat[i].description, json_loads(cat[i].parameters, 0, NULL));
-    wg_registry *reg = NULL;
-    json_t *conn = NULL;
-    if (rc == 0 && (rc = wg_engine_registry(&reg, e)) == 0)
-        rc = wg_registry_tools(&conn, reg);
+    /* the engine's one list (native, KVARK while registered, connectors) */
+    json_t *list = NULL;
+    if (rc == 0)
+        rc = wg_engine_tools(&list, NULL, e, WG_ENGINE_TOOLS_ALL);
     size_t i;
     json_t *d;
-    json_array_foreach(conn, i, d) {
+    json_array_foreach(list, i, d) {
         if (rc < 0)
             break;
         rc = add(tools, json_string_value(json_object_get(d, "name")),
                  json_string_value(json_object_get(d, "description")),
                  json_incref(json_object_get(d, "parameters")));
     }
-    json_decref(conn);
+    json_decref(list);
     if (rc < 0) {
         json_decref(tools);
         return rc;

@@ -472,8 +472,12 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, wg_server *srv, req_st
     }
     const wg_http_route *route = m.entry->route;
     st->route_row = (size_t)(m.entry - srv->table.rows);
+    /* A route outside /api/ that needs a token takes the bearer only: the
+     * session cookie is for the dashboard's /api/ calls, whose Origin was
+     * checked above. */
     if (!(route->flags & WG_ROUTE_PUBLIC) && !token) {
-        token = authenticate(c, srv, &via_cookie);
+        token = wg_guard__bearer(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                                  "Authorization"));
         if (!token) {
             ok = send_error(c, srv, st, 401, "UNAUTHORIZED",
                             "missing or wrong bearer token (see DATA_DIR/api-token)");

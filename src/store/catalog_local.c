@@ -142,6 +142,13 @@ static int write_atomic2(const char *path, const void *head, size_t hlen, const 
      * temp name (a stale one of a crashed process is removed first). */
     unlink(tmp);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* exactly 0600 whatever the process's umask: a library must not change
+     * the umask, which every thread of the program shares */
+    if (fd >= 0 && fchmod(fd, 0600) != 0) {
+        close(fd);
+        unlink(tmp);
+        fd = -1;
+    }
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f && fd >= 0)
         close(fd);
@@ -179,9 +186,8 @@ static void cache_store(const wg_catalog *cat, const char *index_path, const wg_
     int saved = wg_error_last_code();
     char msg[256];
     snprintf(msg, sizeof msg, "%s", wg_error_last());
-    mode_t old = umask(077);   /* the index is mapped only when nobody else may write it */
+    /* the index is mapped only when nobody else may write it: 0600 */
     write_atomic2(index_path, hdr, hs, cat->blob + hs, cat->blob_len - hs);
-    umask(old);
     if (saved)   /* a failed cache write must not replace the caller's message */
         wg_error_set(saved, "%s", msg);
     else

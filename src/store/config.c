@@ -245,7 +245,17 @@ int wg_tier__set_in(wg_store *st, const char *data_dir, wg_tier tier, struct wg_
     int rc = wg_config__edit(st, data_dir, edit_tier, &t);
     if (rc < 0)
         return rc;
-    return log_change(audit, actor, wg_tier_name(t.before), wg_tier_name(tier), "tier_set");
+    rc = log_change(audit, actor, wg_tier_name(t.before), wg_tier_name(tier), "tier_set");
+    if (rc < 0) {
+        /* fail closed: a tier change the audit log cannot record is undone */
+        int saved = wg_error_last_code();
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", wg_error_last());
+        tier_edit undo = { t.before, 0, 0, WG_TIER_FREE };
+        wg_config__edit(st, data_dir, edit_tier, &undo);
+        wg_error_set(saved, "the tier was not changed: its audit row cannot be written (%s)", msg);
+    }
+    return rc;
 }
 
 int wg_tier__start_trial_in(wg_store *st, const char *data_dir, int64_t now_ms,

@@ -5,13 +5,17 @@
  * the Origin check (CSRF) on every state-changing request a cookie
  * authenticates; the bearer API unchanged; the bounds on live tokens. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "server/server_int.h"
 #include "server/session.h"
 #include "server/web.h"
+#include "raw_http.h"
 #include "server_test.h"
 #include "waggle/error.h"
 #include "waggle/store.h"
@@ -336,4 +340,117 @@ Test(dashboard, unauthenticated_api_paths_still_answer_401_before_404)
     cr_assert_eq(r.status, 200);
     cr_assert(json_is_true(json_object_get(r.json, "ok")), "%s", r.body);
     wgt_http_res_free(&r);
+}
+
+Test(dashboard, head_answers_the_headers_without_a_body)
+{
+    int fd = wgt_raw_connect(s.port, NULL);
+    cr_assert_geq(fd, 0);
+    static const char req[] = "HEAD /css/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              "Connection: close\r\n\r\n";
+    cr_assert_eq(wgt_raw_send(fd, req, sizeof req - 1), 0);
+    char buf[8192];
+    size_t n = 0;
+    ssize_t got;
+    while (n < sizeof buf - 1 && (got = recv(fd, buf + n, sizeof buf - 1 - n, 0)) > 0)
+        n += (size_t)got;
+    buf[n] = '\0';
+    close(fd);
+    cr_assert(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+    cr_assert(strstr(buf, "Content-Type: text/css; charset=utf-8\r\n"), "%s", buf);
+    cr_assert(strstr(buf, "Content-Security-Policy: " WG_WEB_CSP "\r\n"), "%s", buf);
+    const char *end = strstr(buf, "\r\n\r\n");
+    cr_assert(end && end[4] == '\0', "HEAD sent a body: %s", buf);
+}
+
+typedef struct {
+    const char *token;
+    long status;
+} racer;
+
+static void *race_login(void *arg)
+{
+    racer *r = arg;
+    const char *h[] = { origin, NULL };
+    wgt_http_res res;
+    post_login(&res, r->token, h);
+    r->status = res.status;
+    wgt_http_res_free(&res);
+    return NULL;
+}
+
+Test(dashboard, eight_browsers_racing_one_login_token_get_one_session)
+{
+    enum { RACERS = 8 };
+    char *t = login_token();
+    pthread_t th[RACERS];
+    racer rs[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        rs[i] = (racer){ t, 0 };
+        pthread_create(&th[i], NULL, race_login, &rs[i]);
+    }
+    int won = 0, lost = 0;
+    for (int i = 0; i < RACERS; i++) {
+        pthread_join(th[i], NULL);
+        won += rs[i].status == 200;
+        lost += rs[i].status == 401;
+    }
+    cr_assert_eq(won, 1, "%d sessions from one token", won);
+    cr_assert_eq(lost, RACERS - 1);
+    free(t);
+}
+
+Test(dashboard, a_replica_on_the_same_store_honours_the_link_once_and_the_session)
+{
+    /* Two waggled on one data dir (one store): the link is used up on the
+     * second, the session it gave works on the first, and a logout on the
+     * first ends it on the second. */
+    wgt_server b;
+    wgt_server_config cfg = { .data_dir = s.dir };
+    wgt_server_start(&b, &cfg);
+    char *t = login_token();                      /* made through s's store */
+    char bo[96];
+    snprintf(bo, sizeof bo, "Origin: %s", b.base);
+    const char *hb[] = { bo, NULL };
+    char body[160];
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", t);
+    wgt_http_res r;
+    wgt_http_ex(&r, &b, "POST", "/api/dashboard/login", body, strlen(body), WGT_AUTH_NONE, hb);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    char *set = wgt_http_header(&r, "Set-Cookie");
+    wgt_http_res_free(&r);
+    const char *ha[] = { origin, NULL };
+    post_login(&r, t, ha);
+    cr_assert_eq(r.status, 401, "used on the replica already");
+    wgt_http_res_free(&r);
+    char cookie[128];
+    snprintf(cookie, sizeof cookie, "Cookie: %.*s", (int)strcspn(set, ";"), set);
+    free(set);
+    const char *plain[] = { cookie, NULL };
+    cr_assert_eq(with_cookie("GET", "/api/tier", NULL, plain, NULL), 200);
+    const char *out[] = { cookie, origin, NULL };
+    cr_assert_eq(with_cookie("POST", "/api/dashboard/logout", NULL, out, NULL), 200);
+    wgt_http_ex(&r, &b, "GET", "/api/tier", NULL, 0, WGT_AUTH_NONE, plain);
+    cr_assert_eq(r.status, 401, "logged out on the other replica");
+    wgt_http_res_free(&r);
+    free(t);
+    /* b shares s's data dir: stopping b must not remove it */
+    free(b.dir);
+    b.dir = NULL;
+    wgt_server_stop(&b);
+}
+
+Test(dashboard, no_file_of_the_dashboard_uses_an_html_sink)
+{
+    /* Server text reaches the page only as text nodes (web/js/dom.js):
+     * none of the DOM's markup or code sinks appears in any file. */
+    static const char *const sinks[] = { "innerHTML", "outerHTML", "insertAdjacentHTML",
+                                         "document.write", "eval(", "new Function",
+                                         "javascript:", "setTimeout('", "setTimeout(\"" };
+    for (size_t i = 0; i < wg_web__n_assets; i++) {
+        const wg_web_asset *a = &wg_web__assets[i];
+        for (size_t k = 0; k < sizeof sinks / sizeof *sinks; k++)
+            cr_assert_null(memmem(a->data, a->len, sinks[k], strlen(sinks[k])), "%s uses %s",
+                           a->path, sinks[k]);
+    }
 }

@@ -96,6 +96,13 @@ page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
 page.on('console', (m) => {
   if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`);
 });
+if (process.env.WAGGLE_E2E_DEBUG) {
+  const t0 = Date.now();
+  page.on('request', (r) => { if (r.url().includes('/api/events')) console.log(`# ${Date.now() - t0} ms request ${r.url()}`); });
+  page.on('response', (r) => { if (r.url().includes('/api/events')) console.log(`# ${Date.now() - t0} ms response ${r.status()}`); });
+  page.on('requestfailed', (r) => { if (r.url().includes('/api/events')) console.log(`# ${Date.now() - t0} ms failed ${r.failure().errorText}`); });
+  page.on('framenavigated', (f) => { if (f === page.mainFrame()) console.log(`# ${Date.now() - t0} ms navigated ${f.url()}`); });
+}
 page.on('dialog', (d) => { problems.push(`dialog: ${d.message()}`); d.dismiss(); });
 const shot = (name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
 const screen = async (name) => {
@@ -315,6 +322,9 @@ try {
   });
 
   for (const l of srv.log().split('\n').filter((x) => x.includes('path=/api/events'))) console.log(`# ${l}`);
+  await step('the live stream stayed connected (a tool\'s error event is not a lost connection)', async () => {
+    assert(await page.textContent('#live') === 'live', await page.textContent('#live'));
+  });
   await step('no script error and no CSP violation on any screen', async () => {
     assert(problems.length === 0, problems.join('\n'));
   });

@@ -10,6 +10,7 @@ for c in gate trust route catalog vault audit tier pool connectors serve; do
   grep -q "waggle $c" "$gen/waggle.1" || { echo "waggle.1 lacks the $c command"; exit 1; }
 done
 grep -q '^\.TH WAGGLED "8"' "$gen/waggled.8" || { echo "waggled.8 is not section 8"; exit 1; }
+grep -q "^install claude" "$gen/waggle-hook.1" || { echo "waggle-hook.1 is missing or lacks install"; exit 1; }
 if command -v man >/dev/null; then
   man -l "$gen/waggle.1" 2>&1 >/dev/null | grep -v '^$' && { echo "man warns"; exit 1; }
 fi

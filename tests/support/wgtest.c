@@ -149,6 +149,12 @@ static void sink_add(sink *s, const char *p, size_t n)
 int wgt_run_cli(wgt_result *r, const char *stdin_text, const char *const *env,
                 const char *const *argv)
 {
+    return wgt_run_program(r, WG_CLI_PATH, stdin_text, env, argv);
+}
+
+int wgt_run_program(wgt_result *r, const char *path, const char *stdin_text,
+                    const char *const *env, const char *const *argv)
+{
     int in[2], out[2], err[2];
     if (pipe(in) || pipe(out) || pipe(err))
         return -1;
@@ -164,10 +170,11 @@ int wgt_run_cli(wgt_result *r, const char *stdin_text, const char *const *env,
         while (argv[n])
             n++;
         char **args = calloc((size_t)n + 2, sizeof *args);
-        args[0] = (char *)"waggle";
+        const char *base = strrchr(path, '/');
+        args[0] = (char *)(base ? base + 1 : path);
         for (int i = 0; i < n; i++)
             args[i + 1] = (char *)argv[i];
-        execv(WG_CLI_PATH, args);
+        execv(path, args);
         _exit(127);
     }
     close(in[0]); close(out[1]); close(err[1]);

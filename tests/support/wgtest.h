@@ -34,6 +34,13 @@ typedef struct {
 int wgt_run_cli(wgt_result *r, const char *stdin_text, const char *const *env,
                 const char *const *argv);
 
+/* The same for the program at path (argv[0] is its base name). */
+int wgt_run_program(wgt_result *r, const char *path, const char *stdin_text,
+                    const char *const *env, const char *const *argv);
+
+/* The lean hook binary built beside the CLI. */
+#define WG_HOOK_PATH WG_BINARY_DIR "/waggle-hook"
+
 void wgt_result_free(wgt_result *r);
 
 #endif

@@ -129,7 +129,7 @@ async function boot() {
     e.currentTarget.setAttribute('aria-expanded', String(open));
   });
   events.start();
-  events.subscribe((ev) => { if (ev.name !== 'step') pendingCount(); });
+  events.subscribe(() => pendingCount());
   autonomy.onChange(showBanner);
   setInterval(showBanner, 1000);
   showBanner();

@@ -1,7 +1,8 @@
 // dom.js - building the page without HTML strings. Every piece of text from
 // the server becomes a text node (textContent), never markup: a tool
 // argument or a connector name that holds "<img onerror=...>" shows as those
-// characters. Nothing in the dashboard uses innerHTML.
+// characters. No file of web/ assigns markup to an element (a contract test
+// checks for the DOM sinks by name).
 
 // h('button', {class: 'x', onclick: fn, 'aria-label': 'y'}, 'text', child...)
 export function h(tag, attrs, ...children) {

@@ -14,6 +14,7 @@ export function start() {
   source = new EventSource('/api/events', { withCredentials: true });
   for (const name of NAMES) {
     source.addEventListener(name, (ev) => {
+      if (!(ev instanceof MessageEvent)) return;   // 'error' is also the connection's
       let data;
       try { data = JSON.parse(ev.data); } catch { return; }
       const item = { name, data, at: Date.now() };
@@ -32,7 +33,10 @@ export function start() {
     if (lost) listeners.forEach((fn) => fn({ name: 'reconnected', data: {}, at: Date.now() }));
     lost = false;
   });
-  source.addEventListener('error', () => {
+  // The stream has its own event named "error" (a tool's error, a
+  // MessageEvent with data); a plain Event named error is the connection's.
+  source.addEventListener('error', (ev) => {
+    if (ev instanceof MessageEvent) return;
     document.body.classList.add('offline');
     if (live) live.textContent = 'reconnecting…';
     lost = true;

@@ -24,4 +24,7 @@ extern const wg_connector_spec wg_spec_asana, wg_spec_trello, wg_spec_monday, wg
     wg_spec_hubspot, wg_spec_salesforce, wg_spec_pipedrive, wg_spec_airtable, wg_spec_bitbucket,
     wg_spec_dropbox;
 
+/* Composio, the meta-connector (spec 8.3 #30). */
+extern const wg_connector_spec wg_spec_composio;
+
 #endif

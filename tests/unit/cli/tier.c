@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "wgtest.h"
+#include "waggle/store.h"
 
 static char *dir;
 
@@ -88,4 +89,26 @@ Test(cli_tier, capabilities_and_admin_token)
     struct stat sb;
     cr_assert_eq(stat(p, &sb), 0);
     cr_assert_eq(sb.st_mode & 0777, 0600);
+}
+
+/* Issue #11: a tier change the audit log cannot record is undone (fail
+ * closed), so the log never misses a plan change. */
+Test(cli_tier, a_change_the_audit_log_cannot_record_is_undone)
+{
+    wgt_result r = run("set", "pro");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    wgt_result_free(&r);
+    /* the newest audit row deleted behind the log's back: appends now fail */
+    wg_store *st = NULL;
+    cr_assert_eq(wg_store_open(&st, dir), 0);
+    cr_assert_eq(wg_store_exec(st, "DELETE FROM audit_log WHERE id = (SELECT MAX(id) FROM audit_log)",
+                               NULL, 0, NULL, NULL), 0);
+    wg_store_free(st);
+    r = run("set", "teams");
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(strstr(r.err, "the tier was not changed"), "%s", r.err);
+    wgt_result_free(&r);
+    r = run(NULL, NULL);
+    cr_expect(strstr(r.out, "\"tier\": \"PRO\""), "still PRO: %s", r.out);
+    wgt_result_free(&r);
 }

@@ -130,7 +130,8 @@ Test(tier, capability_table_is_data)
 {
     cr_assert_eq(wg_tier_capabilities_of(WG_TIER_FREE)->connector_limit, 5);
     cr_assert_eq(wg_tier_capabilities_of(WG_TIER_ENTERPRISE)->kvark, 1);
-    cr_assert_eq(wg_tier_capabilities_of(WG_TIER_TEAMS)->kvark, 0);
+    cr_assert_eq(wg_tier_capabilities_of(WG_TIER_TEAMS)->kvark, 1);
+    cr_assert_eq(wg_tier_capabilities_of(WG_TIER_PRO)->kvark, 0);
     wg_tier t;
     cr_assert_eq(wg_tier_feature_min(&t, "team_connect"), 0);
     cr_assert_eq(t, WG_TIER_TEAMS);

@@ -88,10 +88,40 @@ Test(marketplace, publish_once_and_enterprise_needs_kvark)
     cr_assert_eq(wg_marketplace_enterprise_packs(&ent, e), 0);
     cr_assert(json_is_true(json_object_get(ent, "kvarkRequired")));
     json_decref(ent);
+    /* the original unlocked on any non-empty value; a URL alone is not a
+     * KVARK configuration (reference 2.1) */
     cr_assert_eq(wg_engine_vault_set(e, "kvark:connection", "https://kvark.example", 21, NULL,
                                      "test"), 0);
     cr_assert_eq(wg_marketplace_enterprise_packs(&ent, e), 0);
+    cr_assert(json_is_true(json_object_get(ent, "kvarkRequired")));
+    cr_assert_eq(json_integer_value(json_object_get(ent, "total")), 0);
+    cr_assert(strstr(json_string_value(json_object_get(ent, "hint")), "not a JSON object"));
+    cr_assert_null(strstr(json_string_value(json_object_get(ent, "hint")), "kvark.example"));
+    json_decref(ent);
+    static const char *const invalid[] = {
+        "{\"baseUrl\":\"https://k\",\"identifier\":\"\",\"password\":\"p\"}",
+        "{\"baseUrl\":\"https://k\",\"identifier\":\"i\"}",
+        "{\"baseUrl\":7,\"identifier\":\"i\",\"password\":\"p\"}",
+        "{\"baseUrl\":\"ftp://k\",\"identifier\":\"i\",\"password\":\"p\"}",
+    };
+    for (size_t i = 0; i < sizeof invalid / sizeof *invalid; i++) {
+        cr_assert_eq(wg_engine_vault_set(e, "kvark:connection", invalid[i], strlen(invalid[i]),
+                                         NULL, "test"), 0);
+        cr_assert_eq(wg_marketplace_enterprise_packs(&ent, e), 0);
+        cr_assert(json_is_true(json_object_get(ent, "kvarkRequired")), "%s", invalid[i]);
+        json_decref(ent);
+    }
+    const char *valid = "{\"baseUrl\":\"https://kvark.example/\",\"identifier\":\"me\","
+                        "\"password\":\"pw\",\"timeoutMs\":\"5\"}";
+    cr_assert_eq(wg_engine_vault_set(e, "kvark:connection", valid, strlen(valid), NULL, "test"), 0);
+    cr_assert_eq(wg_marketplace_enterprise_packs(&ent, e), 0);
     cr_assert(json_is_false(json_object_get(ent, "kvarkRequired")));
-    cr_assert_eq(json_integer_value(json_object_get(ent, "total")), 3);
+    /* the rows are data/enterprise-packs.json's */
+    json_t *file = json_load_file(WG_SOURCE_DIR "/data/enterprise-packs.json", 0, NULL);
+    cr_assert_not_null(file);
+    json_t *rows = json_object_get(file, "packs");
+    cr_assert_eq(json_integer_value(json_object_get(ent, "total")), (json_int_t)json_array_size(rows));
+    cr_assert(json_equal(json_object_get(ent, "packs"), rows));
+    json_decref(file);
     json_decref(ent);
 }

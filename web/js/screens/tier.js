@@ -59,7 +59,7 @@ export default async function render(main, ctx) {
     section('Your plan', h('p', { class: 'tier-now' }, h('strong', { id: 'tier-name' }, t.tier), t.rawTier && t.rawTier !== t.tier ? ` (set: ${t.rawTier})` : ''),
       h('p', {}, trial), start,
       h('p', {}, `Connectors: ${caps.connectorLimit === -1 || caps.connectorLimit === null ? 'no limit' : caps.connectorLimit}; workspaces: ${caps.workspaceLimit === -1 ? 'no limit' : caps.workspaceLimit}.`),
-      h('p', { class: 'hint' }, 'Changing the plan needs the operator\'s admin token (waggle tier set …).')),
+      h('p', { class: 'hint' }, 'Changing the plan needs the operator: waggle tier set PRO (or PATCH /api/tier with the admin token).')),
     section('Features', h('table', { class: 'features', 'aria-label': 'Features' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Feature'), h('th', { scope: 'col' }, 'On this plan'))),
       h('tbody', {}, rows))));

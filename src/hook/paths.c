@@ -1,0 +1,241 @@
+/* paths.c - file and URL classification for the hook faces (paths.h). */
+#include "hook/paths.h"
+#include "core/shell/internal.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Appends s[0,n) to out at *k with '.' and '..' resolved; 0 or -1 (too long). */
+static int push_parts(char *out, size_t cap, size_t *k, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && s[i] == '/')
+            i++;
+        size_t j = i;
+        while (j < n && s[j] != '/')
+            j++;
+        size_t len = j - i;
+        if (len == 0 || (len == 1 && s[i] == '.')) {
+            /* nothing */
+        } else if (len == 2 && s[i] == '.' && s[i + 1] == '.') {
+            while (*k > 1 && out[*k - 1] != '/')
+                (*k)--;
+            if (*k > 1)
+                (*k)--;                 /* drop the '/' too, but keep the root */
+        } else {
+            if (*k + (*k > 1) + len + 1 > cap)
+                return -1;
+            if (*k > 1)
+                out[(*k)++] = '/';
+            memcpy(out + *k, s + i, len);
+            *k += len;
+        }
+        i = j;
+    }
+    out[*k] = '\0';
+    return 0;
+}
+
+/* Replaces the longest existing prefix of abs by its realpath. */
+static void resolve_links(char *abs, size_t cap)
+{
+    char probe[WG_HOOK_PATH_MAX + 1], real[PATH_MAX];
+    size_t n = strlen(abs);
+    if (n > WG_HOOK_PATH_MAX)
+        return;
+    memcpy(probe, abs, n + 1);
+    size_t cut = n;
+    for (int depth = 0; depth < 256; depth++) {
+        if (realpath(probe, real)) {
+            size_t rl = strlen(real), rest = n - cut;
+            if (rl + rest + 1 > cap)
+                return;
+            char tail[WG_HOOK_PATH_MAX + 1];
+            memcpy(tail, abs + cut, rest + 1);
+            memcpy(abs, real, rl);
+            memcpy(abs + rl, tail, rest + 1);
+            return;
+        }
+        char *slash = strrchr(probe, '/');
+        if (!slash || slash == probe)
+            return;
+        *slash = '\0';
+        cut = (size_t)(slash - probe);
+    }
+}
+
+int wg_hook_path_resolve(char *out, size_t cap, const char *cwd, const char *path, size_t n)
+{
+    if (!path || n == 0 || n > WG_HOOK_PATH_MAX || memchr(path, '\0', n) || cap < 2)
+        return -1;
+    size_t k = 1;
+    out[0] = '/';
+    out[1] = '\0';
+    if (path[0] == '~' && (n == 1 || path[1] == '/')) {
+        const char *home = getenv("HOME");
+        if (!home || home[0] != '/' || push_parts(out, cap, &k, home, strlen(home)) < 0)
+            return -1;
+        path++, n--;
+    } else if (path[0] != '/') {
+        if (!cwd || cwd[0] != '/' || push_parts(out, cap, &k, cwd, strlen(cwd)) < 0)
+            return -1;
+    }
+    if (push_parts(out, cap, &k, path, n) < 0)
+        return -1;
+    resolve_links(out, cap);
+    return 0;
+}
+
+int wg_hook_path_inside(const char *abs, const char *project)
+{
+    size_t pl = strlen(project);
+    while (pl > 1 && project[pl - 1] == '/')
+        pl--;
+    if (pl == 1 && project[0] == '/')
+        return abs[0] == '/';
+    return strncmp(abs, project, pl) == 0 && (abs[pl] == '\0' || abs[pl] == '/');
+}
+
+const char *wg_hook_path_secret(const char *abs)
+{
+    return sh_secret_path(abs, strlen(abs));
+}
+
+typedef struct {
+    int basename;           /* 1: the last component equals needle; 0: needle is inside */
+    const char *needle;
+    const char *what;
+} code_row;
+
+static const code_row runs_code[] = {
+    { 1, ".bashrc",        "a shell start-up file" },
+    { 1, ".bash_profile",  "a shell start-up file" },
+    { 1, ".bash_login",    "a shell start-up file" },
+    { 1, ".bash_logout",   "a shell start-up file" },
+    { 1, ".profile",       "a shell start-up file" },
+    { 1, ".zshrc",         "a shell start-up file" },
+    { 1, ".zshenv",        "a shell start-up file" },
+    { 1, ".zprofile",      "a shell start-up file" },
+    { 1, ".zlogin",        "a shell start-up file" },
+    { 1, "config.fish",    "a shell start-up file" },
+    { 0, "/.git/hooks/",   "a git hook (runs on the next git command)" },
+    { 0, "/.git/config",   "git's config (core.hooksPath, core.fsmonitor and sshCommand run programs)" },
+    { 0, "/.husky/",       "a git hook (runs on the next git command)" },
+    { 0, "/.config/autostart/", "a desktop autostart entry" },
+    { 0, "/.config/systemd/",   "a systemd unit" },
+    { 0, "/etc/systemd/",  "a systemd unit" },
+    { 0, "/etc/cron",      "a cron table" },
+    { 0, "/var/spool/cron/", "a cron table" },
+    { 0, "/etc/sudoers",   "the sudo policy" },
+    { 0, "/etc/profile",   "a shell start-up file" },
+    { 0, "/etc/ld.so.preload", "the dynamic loader's preload list" },
+    { 0, "/.ssh/",         "SSH's keys, config or rc (authorized_keys logs in, ProxyCommand and rc run programs)" },
+    { 0, "/.aws/config",   "the AWS CLI config (credential_process runs a program)" },
+};
+
+const char *wg_hook_path_runs_code(const char *abs)
+{
+    const char *base = strrchr(abs, '/');
+    base = base ? base + 1 : abs;
+    for (size_t i = 0; i < sizeof runs_code / sizeof runs_code[0]; i++) {
+        const code_row *r = &runs_code[i];
+        if (r->basename ? strcmp(base, r->needle) == 0 : strstr(abs, r->needle) != NULL)
+            return r->what;
+    }
+    /* "/x/.git/config" is caught above; so is a path that ends in ".git/hooks" */
+    size_t n = strlen(abs);
+    if (n >= 10 && strcmp(abs + n - 10, "/.git/hooks") == 0)
+        return "a git hook (runs on the next git command)";
+    return NULL;
+}
+
+/* ---- URLs ---------------------------------------------------------------------- */
+
+static int all_digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+    return n > 0;
+}
+
+static int starts(const char *h, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && strncasecmp(h, p, k) == 0;
+}
+
+static int ends(const char *h, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && strncasecmp(h + n - k, p, k) == 0;
+}
+
+/* 172.16.0.0/12 */
+static int private_172(const char *h, size_t n)
+{
+    if (!starts(h, n, "172."))
+        return 0;
+    int second = 0;
+    size_t i = 4;
+    for (; i < n && isdigit((unsigned char)h[i]) && i < 7; i++)
+        second = second * 10 + (h[i] - '0');
+    return i < n && h[i] == '.' && second >= 16 && second <= 31;
+}
+
+static const char *host_risk(const char *h, size_t n)
+{
+    static const char *const local_prefixes[] = {
+        "127.", "10.", "192.168.", "169.254.", "0.", "[::1]", "[::]", "[fc", "[fd", "[fe80",
+        "[::ffff:", "100.64.",
+    };
+    if (n == 0)
+        return "a URL without a host";
+    if ((n == 9 && strncasecmp(h, "localhost", 9) == 0) || ends(h, n, ".localhost") ||
+        ends(h, n, ".internal") || ends(h, n, ".local") || private_172(h, n) || all_digits(h, n))
+        return "a loopback, private or link-local address";
+    for (size_t i = 0; i < sizeof local_prefixes / sizeof local_prefixes[0]; i++)
+        if (starts(h, n, local_prefixes[i]))
+            return "a loopback, private or link-local address";
+    if (starts(h, n, "0x") || memchr(h, '%', n) || (n > 1 && h[0] == '0' && isdigit((unsigned char)h[1])))
+        return "a host written in an unusual form";
+    return NULL;
+}
+
+const char *wg_hook_url_risk(const char *url, size_t n)
+{
+    const char *colon = memchr(url, ':', n);
+    if (!colon || (size_t)(colon - url) + 3 > n || colon[1] != '/' || colon[2] != '/')
+        return "not an http(s) URL";
+    size_t sl = (size_t)(colon - url);
+    if (!((sl == 4 && strncasecmp(url, "http", 4) == 0) ||
+          (sl == 5 && strncasecmp(url, "https", 5) == 0)))
+        return "not an http(s) URL";
+    const char *h = colon + 3, *end = url + n;
+    const char *stop = h;
+    while (stop < end && *stop != '/' && *stop != '?' && *stop != '#' && *stop != '\\')
+        stop++;
+    const char *at = NULL;              /* userinfo@host */
+    for (const char *p = h; p < stop; p++)
+        if (*p == '@')
+            at = p;
+    if (at)
+        h = at + 1;
+    const char *hend = stop;
+    if (h < stop && *h == '[') {        /* [v6]:port */
+        const char *rb = memchr(h, ']', (size_t)(stop - h));
+        hend = rb ? rb + 1 : stop;
+    } else {
+        const char *pc = memchr(h, ':', (size_t)(stop - h));
+        if (pc)
+            hend = pc;
+    }
+    size_t hn = (size_t)(hend - h);
+    while (hn && h[hn - 1] == '.')
+        hn--;                           /* "localhost." */
+    return host_risk(h, hn);
+}

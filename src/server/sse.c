@@ -207,6 +207,26 @@ static void stream_free(wg_sse *s)
     free(s);
 }
 
+/* Links s into the hub's list, unless the server is stopping or the hub
+ * is full. Returns 0 or WG_EUNSUPPORTED (s is then not linked). */
+static int hub_add(wg_sse_hub *hub, wg_sse *s)
+{
+    pthread_mutex_lock(&hub->mu);
+    int rc = 0;
+    if (hub->stopping)
+        rc = wg_error_set(WG_EUNSUPPORTED, "the server is stopping");
+    else if (hub->n >= hub->max)
+        rc = wg_error_set(WG_EUNSUPPORTED, "too many event streams are open (at most %zu)",
+                          hub->max);
+    if (rc == 0) {
+        s->next = hub->head;
+        hub->head = s;
+        hub->n++;
+    }
+    pthread_mutex_unlock(&hub->mu);
+    return rc;
+}
+
 /* Drops one reference; caller holds hub->mu. */
 static void unref_locked(wg_sse *s)
 {
@@ -225,19 +245,7 @@ static int make_stream(wg_sse **out, wg_sse_hub *hub, int all)
     s->last_ms = s->last_poll_ms = mono_ms();
     s->hub = hub;
     s->refs = 1;   /* the response's */
-    pthread_mutex_lock(&hub->mu);
-    int rc = 0;
-    if (hub->stopping)
-        rc = wg_error_set(WG_EUNSUPPORTED, "the server is stopping");
-    else if (hub->n >= hub->max)
-        rc = wg_error_set(WG_EUNSUPPORTED, "too many event streams are open (at most %zu)",
-                          hub->max);
-    if (rc == 0) {
-        s->next = hub->head;
-        hub->head = s;
-        hub->n++;
-    }
-    pthread_mutex_unlock(&hub->mu);
+    int rc = hub_add(hub, s);
     if (rc < 0) {
         stream_free(s);
         return rc;
@@ -475,19 +483,7 @@ int wg_sse__open_plain(wg_sse **out, wg_sse_hub *hub)
     s->last_ms = s->last_poll_ms = mono_ms();
     s->hub = hub;
     s->refs = 2;   /* the response's and the owner's */
-    pthread_mutex_lock(&hub->mu);
-    int rc = 0;
-    if (hub->stopping)
-        rc = wg_error_set(WG_EUNSUPPORTED, "the server is stopping");
-    else if (hub->n >= hub->max)
-        rc = wg_error_set(WG_EUNSUPPORTED, "too many event streams are open (at most %zu)",
-                          hub->max);
-    if (rc == 0) {
-        s->next = hub->head;
-        hub->head = s;
-        hub->n++;
-    }
-    pthread_mutex_unlock(&hub->mu);
+    int rc = hub_add(hub, s);
     if (rc < 0) {
         stream_free(s);
         return rc;

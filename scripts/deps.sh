@@ -14,7 +14,7 @@ RUNTIME=(libjansson4 libpcre2-8-0 libsqlite3-0 libsodium23 libcurl4 libmicrohttp
 BUILD=(build-essential cmake pkg-config
        libjansson-dev libpcre2-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev
        libmicrohttpd-dev libpq-dev help2man)
-TEST=(libcriterion-dev postgresql clang libclang-rt-14-dev curl python3 zsh systemd man-db nodejs haproxy)
+TEST=(libcriterion-dev postgresql clang libclang-rt-14-dev curl python3 zsh systemd man-db nodejs haproxy chromium)
 BENCH=(wrk hyperfine valgrind)
 
 want=()

@@ -14,6 +14,7 @@
  * Retry-After and the OAuth2 retry after a 401 are described in rest.h.
  */
 #include "connect/rest.h"
+#include "core/sbuf.h"
 #include "connect/upstream.h"
 #include "waggle/error.h"
 
@@ -46,37 +47,6 @@ void wg_rest_response_clear(wg_rest_response *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ---- growing buffer ----------------------------------------------------- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    int oom;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
-
 /* ---- encoding ----------------------------------------------------------- */
 
 static int unreserved(unsigned char c)
@@ -85,16 +55,16 @@ static int unreserved(unsigned char c)
            c == '-' || c == '.' || c == '_' || c == '~';
 }
 
-static void encode(buf *b, const char *s, size_t n)
+static void encode(wg_sbuf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (unreserved(c)) {
-            put(b, (const char *)&c, 1);
+            wg_sbuf__put(b, (const char *)&c, 1);
         } else {
             char e[3] = { '%', hex[c >> 4], hex[c & 15] };
-            put(b, e, 3);
+            wg_sbuf__put(b, e, 3);
         }
     }
 }
@@ -113,7 +83,7 @@ int wg_rest_encode_segment(char **out, const char *s)
     int rc = check_segment(s, strlen(s));
     if (rc < 0)
         return rc;
-    buf b = { 0 };
+    wg_sbuf b = { 0 };
     encode(&b, s, strlen(s));
     if (b.oom) {
         free(b.p);
@@ -142,16 +112,16 @@ static char *scalar_text(const json_t *v)
 }
 
 /* Appends a path built from a template; marks used inputs in `used`. */
-static int build_path(buf *b, const char *tmpl, const json_t *params, json_t *used)
+static int build_path(wg_sbuf *b, const char *tmpl, const json_t *params, json_t *used)
 {
     const char *p = tmpl;
     while (*p) {
         const char *open = strchr(p, '{');
         if (!open) {
-            puts_(b, p);
+            wg_sbuf__puts(b, p);
             break;
         }
-        put(b, p, (size_t)(open - p));
+        wg_sbuf__put(b, p, (size_t)(open - p));
         const char *close = strchr(open, '}');
         if (!close)
             return wg_error_set(WG_EINTERNAL, "bad path template %s", tmpl);
@@ -178,7 +148,7 @@ static int build_path(buf *b, const char *tmpl, const json_t *params, json_t *us
                 rc = check_segment(s, n);
                 if (rc == 0) {
                     if (!first)
-                        put(b, "/", 1);
+                        wg_sbuf__put(b, "/", 1);
                     encode(b, s, n);
                 }
                 if (!slash)
@@ -197,16 +167,16 @@ static int build_path(buf *b, const char *tmpl, const json_t *params, json_t *us
     return 0;
 }
 
-static void query_pair(buf *b, int *first, const char *k, const char *v)
+static void query_pair(wg_sbuf *b, int *first, const char *k, const char *v)
 {
-    put(b, *first ? "?" : "&", 1);
+    wg_sbuf__put(b, *first ? "?" : "&", 1);
     *first = 0;
     encode(b, k, strlen(k));
-    put(b, "=", 1);
+    wg_sbuf__put(b, "=", 1);
     encode(b, v, strlen(v));
 }
 
-static void query_value(buf *b, int *first, const char *k, const json_t *v)
+static void query_value(wg_sbuf *b, int *first, const char *k, const json_t *v)
 {
     if (json_is_array(v)) {
         size_t i;
@@ -223,7 +193,7 @@ static void query_value(buf *b, int *first, const char *k, const json_t *v)
     free(text);
 }
 
-static int build_query(buf *b, const char *spec, const json_t *params, json_t *used, int *first)
+static int build_query(wg_sbuf *b, const char *spec, const json_t *params, json_t *used, int *first)
 {
     if (!spec)
         return 0;
@@ -339,7 +309,7 @@ int wg_rest_fill(json_t **out, const char *tmpl, const json_t *params)
 /* ---- the exchange ------------------------------------------------------- */
 
 typedef struct {
-    buf body;
+    wg_sbuf body;
     int too_big;
     char *retry_after;
     char *message_id;
@@ -356,7 +326,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
         s->too_big = 1;
         return 0;       /* aborts the transfer */
     }
-    put(&s->body, data, len);
+    wg_sbuf__put(&s->body, data, len);
     return s->body.oom ? 0 : len;
 }
 
@@ -693,19 +663,19 @@ static int lines_set(const char *const *lines, const char *name)
     return 0;
 }
 
-static int build_url(buf *url, const wg_rest_ctx *ctx, const wg_rest_req *req)
+static int build_url(wg_sbuf *url, const wg_rest_ctx *ctx, const wg_rest_req *req)
 {
     int first;
     int rc = 0;
     if (req->url) {
-        puts_(url, req->url);
+        wg_sbuf__puts(url, req->url);
         first = strchr(req->url, '?') == NULL;
     } else {
         char *base = NULL;
         if ((rc = effective_base(&base, ctx, req->base)) < 0)
             return rc;
         json_t *used = json_object();
-        puts_(url, base);
+        wg_sbuf__puts(url, base);
         free(base);
         const json_t *params = req->params ? req->params : used;
         rc = used ? build_path(url, req->path, params, used)
@@ -735,7 +705,7 @@ static int send_once(wg_rest_response *r, const wg_rest_ctx *ctx, const wg_rest_
             return wg_error_set(WG_EINVAL, "a header value may not contain a line break");
     if (has_crlf(req->content_type))
         return wg_error_set(WG_EINVAL, "a content type may not contain a line break");
-    buf url = { 0 };
+    wg_sbuf url = { 0 };
     int rc = build_url(&url, ctx, req);
     if (rc < 0) {
         if (url.p)
@@ -902,14 +872,14 @@ long wg_rest_retry_after(const char *v, long long now_s)
 
 static json_t *graphql_errors(const wg_rest_ctx *ctx, const json_t *errs)
 {
-    buf b = { 0 };
+    wg_sbuf b = { 0 };
     size_t i;
     json_t *e;
     json_array_foreach(errs, i, e) {
         if (i)
-            puts_(&b, "; ");
+            wg_sbuf__puts(&b, "; ");
         const char *m = json_string_value(json_object_get(e, "message"));
-        puts_(&b, m ? m : "unknown error");
+        wg_sbuf__puts(&b, m ? m : "unknown error");
     }
     json_t *r = wg_connector_fail("%s GraphQL: %s", ctx->call->spec->name, b.p ? b.p : "");
     free(b.p);
@@ -948,7 +918,7 @@ int wg_rest_result(json_t **out, const wg_rest_ctx *ctx, wg_rest_response *r, wg
     if (r->status < 200 || r->status > 299) {
         /* the token as sent, and as it looks percent-encoded in a URL */
         const char *tok = ctx->call->creds ? ctx->call->creds->token : NULL;
-        buf enc = { 0 };
+        wg_sbuf enc = { 0 };
         if (tok)
             encode(&enc, tok, strlen(tok));
         const char *secrets[] = { tok, enc.p, NULL };

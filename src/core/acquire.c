@@ -9,6 +9,7 @@
  * calling install_capability, which only installs the starter pack.
  */
 #include "waggle/acquire.h"
+#include "core/sbuf.h"
 #include "waggle/marker.h"
 #include "waggle/error.h"
 #include "waggle/text.h"
@@ -87,63 +88,6 @@ const char *wg_availability_name(wg_availability a)
     return (unsigned)a <= WG_AVAIL_UNAVAILABLE ? AVAIL_NAMES[a] : "unknown";
 }
 
-/* ---- a small string builder ---------------------------------------------- */
-
-typedef struct {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_vadd(sbuf *b, const char *f, va_list ap)
-{
-    if (b->oom)
-        return;
-    va_list aq;
-    va_copy(aq, ap);
-    int k = vsnprintf(NULL, 0, f, aq);
-    va_end(aq);
-    if (k < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (b->n + (size_t)k + 1 > b->cap) {
-        size_t cap = (b->cap ? b->cap : 256);
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        char *g = realloc(b->s, cap);
-        if (!g) {
-            b->oom = 1;
-            return;
-        }
-        b->s = g;
-        b->cap = cap;
-    }
-    vsnprintf(b->s + b->n, (size_t)k + 1, f, ap);
-    b->n += (size_t)k;
-}
-
-static void sb_add(sbuf *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    sb_vadd(b, f, ap);
-    va_end(ap);
-}
-
-/* Takes the string (an empty one if nothing was added), or NULL when out of memory. */
-static char *sb_take(sbuf *b)
-{
-    if (b->oom) {
-        free(b->s);
-        return NULL;
-    }
-    if (!b->s)
-        return strdup("");
-    return b->s;
-}
-
 /* ---- scoreMatch ---------------------------------------------------------- */
 
 double wg_acquire_score(const wg_keywords *kw, const char *name, const char *content,
@@ -165,7 +109,7 @@ double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char 
         free(fname);
         return 0.0;
     }
-    sbuf names = { 0 }, contents = { 0 };
+    wg_sbuf names = { 0 }, contents = { 0 };
     int total = 0;
     for (size_t i = 0; i < kw->count; i++) {
         char *k = NULL;
@@ -175,10 +119,10 @@ double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char 
         }
         if (wg_text_word_match(fname, k)) {
             total += WG_ACQUIRE_NAME_POINTS;
-            sb_add(&names, "%s%s", names.n ? ", " : "", kw->items[i]);
+            wg_sbuf__printf(&names, "%s%s", names.len ? ", " : "", kw->items[i]);
         } else if (wg_text_word_match(fcontent, k)) {
             total += WG_ACQUIRE_CONTENT_POINTS;
-            sb_add(&contents, "%s%s", contents.n ? ", " : "", kw->items[i]);
+            wg_sbuf__printf(&contents, "%s%s", contents.len ? ", " : "", kw->items[i]);
         }
         free(k);
     }
@@ -186,15 +130,15 @@ double wg_acquire_score_raw(const wg_keywords *kw, const char *name, const char 
     free(fcontent);
     double score = (double)total / (double)kw->count;
     if (reason && !names.oom && !contents.oom) {
-        sbuf r = { 0 };
-        if (names.n)
-            sb_add(&r, "name matches: %s", names.s);
-        if (contents.n)
-            sb_add(&r, "%scontent mentions: %s", r.n ? "; " : "", contents.s);
-        *reason = sb_take(&r);
+        wg_sbuf r = { 0 };
+        if (names.len)
+            wg_sbuf__printf(&r, "name matches: %s", names.p);
+        if (contents.len)
+            wg_sbuf__printf(&r, "%scontent mentions: %s", r.len ? "; " : "", contents.p);
+        *reason = wg_sbuf__take(&r);
     }
-    free(names.s);
-    free(contents.s);
+    free(names.p);
+    free(contents.p);
     return score;
 }
 
@@ -385,30 +329,30 @@ static const char *risk_cap(wg_risk_level r)
     return r >= WG_RISK_LOW && r <= WG_RISK_HIGH ? RISK_CAP[r] : "High";
 }
 
-static void add_indented(sbuf *b, const char *text)
+static void add_indented(wg_sbuf *b, const char *text)
 {
-    sb_add(b, "  ");
+    wg_sbuf__puts(b, "  ");
     for (const char *p = text; *p; p++) {
         if (*p == '\n')
-            sb_add(b, "\n  ");
+            wg_sbuf__puts(b, "\n  ");
         else
-            sb_add(b, "%c", *p);
+            wg_sbuf__put(b, p, 1);
     }
 }
 
-static void summary_gap(sbuf *b, const wg_proposal *p)
+static void summary_gap(wg_sbuf *b, const wg_proposal *p)
 {
-    sb_add(b, "## Capability Gap Detected\n\nYou don't have a specialized capability for: **%s**",
-           p->need);
+    wg_sbuf__printf(b, "## Capability Gap Detected\n\nYou don't have a specialized capability for: **%s**",
+                   p->need);
     size_t shown = 0;
     for (size_t i = 0; i < p->total && shown < WG_ACQUIRE_SUMMARY_LIST; i++) {
         const wg_candidate *c = &p->candidates[i];
         if (c->availability != WG_AVAIL_ACTIVE)
             continue;
         if (shown++ == 0)
-            sb_add(b, "\n\n### Already Available\n");
-        sb_add(b, "\n- **%s** (%s) — %s", c->name,
-               c->type == WG_CAPTYPE_NATIVE ? "built-in tool" : "active skill", c->description);
+            wg_sbuf__printf(b, "\n\n### Already Available\n");
+        wg_sbuf__printf(b, "\n- **%s** (%s) — %s", c->name,
+                       c->type == WG_CAPTYPE_NATIVE ? "built-in tool" : "active skill", c->description);
     }
     shown = 0;
     for (size_t i = 0; i < p->total && shown < WG_ACQUIRE_SUMMARY_LIST; i++) {
@@ -416,13 +360,13 @@ static void summary_gap(sbuf *b, const wg_proposal *p)
         if (c->availability != WG_AVAIL_INSTALLABLE)
             continue;
         if (shown++ == 0)
-            sb_add(b, "\n\n### Available to Install\n");
+            wg_sbuf__printf(b, "\n\n### Available to Install\n");
         char *ts = NULL;
         if (wg_trust_format_summary(&ts, &c->trust) < 0) {
             b->oom = 1;
             return;
         }
-        sb_add(b, "\n- **%s** (%s) — %s\n", c->name, c->source, c->description);
+        wg_sbuf__printf(b, "\n- **%s** (%s) — %s\n", c->name, c->source, c->description);
         add_indented(b, ts);
         free(ts);
     }
@@ -430,18 +374,18 @@ static void summary_gap(sbuf *b, const wg_proposal *p)
     if (!r)
         return;
     if (r->availability != WG_AVAIL_INSTALLABLE) {
-        sb_add(b, "\n\n### Recommendation\n\nUse your existing %s **%s** — it partially covers "
-               "this need.", r->type == WG_CAPTYPE_NATIVE ? "tool" : "skill", r->name);
+        wg_sbuf__printf(b, "\n\n### Recommendation\n\nUse your existing %s **%s** — it partially covers "
+                       "this need.", r->type == WG_CAPTYPE_NATIVE ? "tool" : "skill", r->name);
         return;
     }
-    sb_add(b, "\n\n### Recommendation\n\nInstall **%s** from the %s.\n- **Why**: %s\n"
-           "- **What it does**: %s\n- **Risk level**: %s (%s)\n- **Trust**: %s\n"
-           "- **Approval required**: Yes — user must approve before installation.\n\n",
-           r->name, r->source, r->match_reason, r->description, risk_cap(r->trust.risk),
-           wg_assessment_mode_name(r->trust.mode), r->trust.explanation);
+    wg_sbuf__printf(b, "\n\n### Recommendation\n\nInstall **%s** from the %s.\n- **Why**: %s\n"
+                   "- **What it does**: %s\n- **Risk level**: %s (%s)\n- **Trust**: %s\n"
+                   "- **Approval required**: Yes — user must approve before installation.\n\n",
+                   r->name, r->source, r->match_reason, r->description, risk_cap(r->trust.risk),
+                   wg_assessment_mode_name(r->trust.mode), r->trust.explanation);
     if (strcmp(r->source, WG_SKILLS_STARTER_SOURCE) == 0) {
-        sb_add(b, "To install, call: `install_capability` with name \"%s\" and source \"%s\".",
-               r->name, r->source);
+        wg_sbuf__printf(b, "To install, call: `install_capability` with name \"%s\" and source \"%s\".",
+                       r->name, r->source);
         return;
     }
     /* install_capability only installs the starter pack (spec 3.3); other
@@ -450,14 +394,14 @@ static void summary_gap(sbuf *b, const wg_proposal *p)
     if (asprintf(&why, "Needed for: %s", p->need) < 0)
         why = NULL;
     if (why && wg_marker_emit(&line, r->name, r->source, why) == 0) {
-        sb_add(b, "This is not a starter-pack skill, so do not call `install_capability`. "
-               "To offer it to the user, write this line on its own:\n\n%s", line);
-        if (!b->oom && b->n > 0 && b->s[b->n - 1] == '\n')
-            b->s[--b->n] = '\0';
+        wg_sbuf__printf(b, "This is not a starter-pack skill, so do not call `install_capability`. "
+                       "To offer it to the user, write this line on its own:\n\n%s", line);
+        if (!b->oom && b->len > 0 && b->p[b->len - 1] == '\n')
+            b->p[--b->len] = '\0';
     } else {
         wg_error_clear();
-        sb_add(b, "This is not a starter-pack skill: ask the user to install **%s** from the %s.",
-               r->name, r->source);
+        wg_sbuf__printf(b, "This is not a starter-pack skill: ask the user to install **%s** from the %s.",
+                       r->name, r->source);
     }
     free(why);
     free(line);
@@ -465,22 +409,22 @@ static void summary_gap(sbuf *b, const wg_proposal *p)
 
 static char *build_summary(const wg_proposal *p, size_t n_keywords)
 {
-    sbuf b = { 0 };
+    wg_sbuf b = { 0 };
     const wg_candidate *r = p->recommendation;
     if (n_keywords == 0)
-        sb_add(&b, "Could not extract meaningful keywords from the need description. Try rephrasing.");
+        wg_sbuf__printf(&b, "Could not extract meaningful keywords from the need description. Try rephrasing.");
     else if (p->total == 0)
-        sb_add(&b, "No capabilities found for \"%s\". You may need to create a custom skill with "
-               "create_skill, or approach this task using your general abilities.", p->need);
+        wg_sbuf__printf(&b, "No capabilities found for \"%s\". You may need to create a custom skill with "
+                       "create_skill, or approach this task using your general abilities.", p->need);
     else if (p->already_handled && r->type == WG_CAPTYPE_NATIVE)
-        sb_add(&b, "You already have a built-in tool for this: **%s**. No installation needed — "
-               "use it directly.", r->name);
+        wg_sbuf__printf(&b, "You already have a built-in tool for this: **%s**. No installation needed — "
+                       "use it directly.", r->name);
     else if (p->already_handled)
-        sb_add(&b, "You already have an active skill for this: **%s** — \"%s\". No installation "
-               "needed.", r->name, r->description);
+        wg_sbuf__printf(&b, "You already have an active skill for this: **%s** — \"%s\". No installation "
+                       "needed.", r->name, r->description);
     else
         summary_gap(&b, p);
-    return sb_take(&b);
+    return wg_sbuf__take(&b);
 }
 
 /* ---- searchCapabilities -------------------------------------------------- */

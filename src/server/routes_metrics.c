@@ -1,5 +1,6 @@
 /* routes_metrics.c - the metrics area: counters (metrics.h) and
  * GET /metrics, which renders them with the gauges read at scrape time. */
+#include "core/sbuf.h"
 #include "server/metrics.h"
 #include "server/server_int.h"
 #include "waggle/engine.h"
@@ -149,48 +150,16 @@ static void on_event(void *ud, const wg_engine_event *ev)
 
 /* ---- rendering ------------------------------------------------------------ */
 
-typedef struct out {
-    char *p;
-    size_t n, cap;
-    int oom;
-} out;
-
-__attribute__((format(printf, 2, 3)))
-static void put(out *o, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = o->cap - o->n;
-        int k = o->p ? vsnprintf(o->p + o->n, room, fmt, ap) : -1;
-        va_end(ap);
-        if (k >= 0 && (size_t)k < room) {
-            o->n += (size_t)k;
-            return;
-        }
-        size_t cap = o->cap ? o->cap * 2 : 16384;
-        while (k >= 0 && cap < o->n + (size_t)k + 1)
-            cap *= 2;
-        char *p = realloc(o->p, cap);
-        if (!p) {
-            o->oom = 1;
-            return;
-        }
-        o->p = p;
-        o->cap = cap;
-    }
-}
-
 /* A label value with \ " and newline escaped, as the format asks. */
-static void put_label(out *o, const char *s)
+static void put_label(wg_sbuf *o, const char *s)
 {
     for (; *s; s++) {
         if (*s == '\\' || *s == '"')
-            put(o, "\\%c", *s);
+            wg_sbuf__printf(o, "\\%c", *s);
         else if (*s == '\n')
-            put(o, "\\n");
+            wg_sbuf__printf(o, "\\n");
         else
-            put(o, "%c", *s);
+            wg_sbuf__printf(o, "%c", *s);
     }
 }
 
@@ -199,27 +168,27 @@ static const char *route_name(const wg_metrics *m, size_t i)
     return i < m->table->n ? m->table->rows[i].route->path : "(none)";
 }
 
-static void render_requests(out *o, const wg_metrics *m)
+static void render_requests(wg_sbuf *o, const wg_metrics *m)
 {
-    put(o, "# HELP waggle_http_requests_total Answered HTTP requests by route pattern, method "
-           "and status.\n# TYPE waggle_http_requests_total counter\n");
+    wg_sbuf__printf(o, "# HELP waggle_http_requests_total Answered HTTP requests by route pattern, method "
+                       "and status.\n# TYPE waggle_http_requests_total counter\n");
     for (size_t i = 0; i <= m->table->n; i++)
         for (size_t k = 0; k < N_METHODS; k++)
             for (size_t c = 0; c < N_CODES; c++) {
                 uint64_t v = atomic_load(&m->routes[i].code[k][c]);
                 if (!v)
                     continue;
-                put(o, "waggle_http_requests_total{route=\"");
+                wg_sbuf__printf(o, "waggle_http_requests_total{route=\"");
                 put_label(o, route_name(m, i));
                 if (c < N_STATUS)
-                    put(o, "\",method=\"%s\",code=\"%d\"} %llu\n", METHODS[k], STATUSES[c],
-                        (unsigned long long)v);
+                    wg_sbuf__printf(o, "\",method=\"%s\",code=\"%d\"} %llu\n", METHODS[k], STATUSES[c],
+                                    (unsigned long long)v);
                 else
-                    put(o, "\",method=\"%s\",code=\"%zuxx\"} %llu\n", METHODS[k], c - N_STATUS + 1,
-                        (unsigned long long)v);
+                    wg_sbuf__printf(o, "\",method=\"%s\",code=\"%zuxx\"} %llu\n", METHODS[k], c - N_STATUS + 1,
+                                    (unsigned long long)v);
             }
-    put(o, "# HELP waggle_http_request_duration_seconds Time from request line to answer.\n"
-           "# TYPE waggle_http_request_duration_seconds histogram\n");
+    wg_sbuf__printf(o, "# HELP waggle_http_request_duration_seconds Time from request line to answer.\n"
+                       "# TYPE waggle_http_request_duration_seconds histogram\n");
     for (size_t i = 0; i <= m->table->n; i++) {
         const route_stats *r = &m->routes[i];
         uint64_t count = atomic_load(&r->count), cum = 0;
@@ -227,24 +196,24 @@ static void render_requests(out *o, const wg_metrics *m)
             continue;
         for (size_t b = 0; b <= N_BUCKETS; b++) {
             cum += atomic_load(&r->bucket[b]);
-            put(o, "waggle_http_request_duration_seconds_bucket{route=\"");
+            wg_sbuf__printf(o, "waggle_http_request_duration_seconds_bucket{route=\"");
             put_label(o, route_name(m, i));
             if (b < N_BUCKETS)
-                put(o, "\",le=\"%g\"} %llu\n", (double)BUCKET_US[b] / 1e6, (unsigned long long)cum);
+                wg_sbuf__printf(o, "\",le=\"%g\"} %llu\n", (double)BUCKET_US[b] / 1e6, (unsigned long long)cum);
             else
-                put(o, "\",le=\"+Inf\"} %llu\n", (unsigned long long)cum);
+                wg_sbuf__printf(o, "\",le=\"+Inf\"} %llu\n", (unsigned long long)cum);
         }
-        put(o, "waggle_http_request_duration_seconds_sum{route=\"");
+        wg_sbuf__printf(o, "waggle_http_request_duration_seconds_sum{route=\"");
         put_label(o, route_name(m, i));
-        put(o, "\"} %.6f\n", (double)atomic_load(&r->sum_us) / 1e6);
-        put(o, "waggle_http_request_duration_seconds_count{route=\"");
+        wg_sbuf__printf(o, "\"} %.6f\n", (double)atomic_load(&r->sum_us) / 1e6);
+        wg_sbuf__printf(o, "waggle_http_request_duration_seconds_count{route=\"");
         put_label(o, route_name(m, i));
-        put(o, "\"} %llu\n", (unsigned long long)count);
+        wg_sbuf__printf(o, "\"} %llu\n", (unsigned long long)count);
     }
 }
 
 /* One column of a named table as samples of metric: name{label="N"extra} v. */
-static void render_named(out *o, const named *t, const char *metric, const char *label,
+static void render_named(wg_sbuf *o, const named *t, const char *metric, const char *label,
                          int column, const char *extra)
 {
     for (size_t i = 0; i <= t->n; i++) {
@@ -252,17 +221,17 @@ static void render_named(out *o, const named *t, const char *metric, const char 
         uint64_t v = column ? t->b[slot] : t->a[slot];
         if (!v)
             continue;
-        put(o, "%s{%s=\"", metric, label);
+        wg_sbuf__printf(o, "%s{%s=\"", metric, label);
         put_label(o, i < t->n ? t->name[i] : "(other)");
-        put(o, "\"%s} %llu\n", extra, (unsigned long long)v);
+        wg_sbuf__printf(o, "\"%s} %llu\n", extra, (unsigned long long)v);
     }
 }
 
 /* Credential pools: the vault's entries that are API keys (names without
  * ':'), grouped as providers NAME, NAME-2 ... NAME-10. */
-static void render_pools(out *o, const wg_metrics *m)
+static void render_pools(wg_sbuf *o, const wg_metrics *m)
 {
-    put(o, "# HELP waggle_pool_keys Credential pool keys by state.\n# TYPE waggle_pool_keys gauge\n");
+    wg_sbuf__printf(o, "# HELP waggle_pool_keys Credential pool keys by state.\n# TYPE waggle_pool_keys gauge\n");
     wg_vault_entry *list = NULL;
     size_t n = 0;
     if (wg_vault_list(&list, &n, m->ctx->vault_db, NULL) < 0)
@@ -283,10 +252,10 @@ static void render_pools(out *o, const wg_metrics *m)
             { "activeKeys", "active" }, { "cooldownKeys", "cooldown" }, { "disabledKeys", "disabled" },
         };
         for (size_t s = 0; s < sizeof states / sizeof *states; s++) {
-            put(o, "waggle_pool_keys{provider=\"");
+            wg_sbuf__printf(o, "waggle_pool_keys{provider=\"");
             put_label(o, name);
-            put(o, "\",state=\"%s\"} %lld\n", states[s].state,
-                (long long)json_integer_value(json_object_get(st, states[s].field)));
+            wg_sbuf__printf(o, "\",state=\"%s\"} %lld\n", states[s].state,
+                            (long long)json_integer_value(json_object_get(st, states[s].field)));
         }
         json_decref(st);
     }
@@ -296,37 +265,37 @@ static void render_pools(out *o, const wg_metrics *m)
 static int metrics(wg_res *res, const wg_req *req)
 {
     wg_metrics *m = req->area_state;
-    out o = { 0 };
-    put(&o, "# HELP waggle_build_info The running version.\n# TYPE waggle_build_info gauge\n"
-            "waggle_build_info{version=\"%s\"} 1\n", wg_version());
+    wg_sbuf o = { 0 };
+    wg_sbuf__printf(&o, "# HELP waggle_build_info The running version.\n# TYPE waggle_build_info gauge\n"
+                        "waggle_build_info{version=\"%s\"} 1\n", wg_version());
     const wg_server *srv = m->ctx->priv;
-    put(&o, "# TYPE waggle_http_in_flight gauge\nwaggle_http_in_flight %ld\n",
-        atomic_load(&srv->in_flight));
+    wg_sbuf__printf(&o, "# TYPE waggle_http_in_flight gauge\nwaggle_http_in_flight %ld\n",
+                    atomic_load(&srv->in_flight));
     render_requests(&o, m);
-    put(&o, "# HELP waggle_gate_decisions_total Gate decisions of the HTTP faces by rule and "
-            "whether a person must confirm.\n# TYPE waggle_gate_decisions_total counter\n");
+    wg_sbuf__printf(&o, "# HELP waggle_gate_decisions_total Gate decisions of the HTTP faces by rule and "
+                        "whether a person must confirm.\n# TYPE waggle_gate_decisions_total counter\n");
     pthread_mutex_lock(&m->lock);
     render_named(&o, &m->gates, "waggle_gate_decisions_total", "rule", 0, ",confirm=\"no\"");
     render_named(&o, &m->gates, "waggle_gate_decisions_total", "rule", 1, ",confirm=\"yes\"");
-    put(&o, "# HELP waggle_connector_calls_total Connector tool runs, from any face.\n"
-            "# TYPE waggle_connector_calls_total counter\n");
+    wg_sbuf__printf(&o, "# HELP waggle_connector_calls_total Connector tool runs, from any face.\n"
+                        "# TYPE waggle_connector_calls_total counter\n");
     render_named(&o, &m->connectors, "waggle_connector_calls_total", "connector", 0, "");
-    put(&o, "# HELP waggle_connector_errors_total Connector tool runs that failed.\n"
-            "# TYPE waggle_connector_errors_total counter\n");
+    wg_sbuf__printf(&o, "# HELP waggle_connector_errors_total Connector tool runs that failed.\n"
+                        "# TYPE waggle_connector_errors_total counter\n");
     render_named(&o, &m->connectors, "waggle_connector_errors_total", "connector", 1, "");
     pthread_mutex_unlock(&m->lock);
     wg_engine_approval *a = NULL;
     size_t pending = 0;
     if (wg_engine_approvals(&a, &pending, m->ctx->engine, 0, 100000) == 0)
         wg_engine_approvals_free(a, pending);
-    put(&o, "# HELP waggle_approvals_pending Tool calls waiting for a person.\n"
-            "# TYPE waggle_approvals_pending gauge\nwaggle_approvals_pending %zu\n", pending);
+    wg_sbuf__printf(&o, "# HELP waggle_approvals_pending Tool calls waiting for a person.\n"
+                        "# TYPE waggle_approvals_pending gauge\nwaggle_approvals_pending %zu\n", pending);
     render_pools(&o, m);
     if (o.oom) {
         free(o.p);
         return wg_error_set(WG_ENOMEM, "out of memory");
     }
-    return wg_res_text(res, 200, "text/plain; version=0.0.4; charset=utf-8", o.p, o.n);
+    return wg_res_text(res, 200, "text/plain; version=0.0.4; charset=utf-8", o.p, o.len);
 }
 
 /* ---- the area -------------------------------------------------------------- */

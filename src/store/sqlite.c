@@ -14,14 +14,50 @@
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BUSY_TIMEOUT_MS 5000
+#define RETRY_MS 20
 
 static int fail(sqlite3 *db, int code, const char *what)
 {
     int wg = (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? WG_EBUSY : WG_ESTORE;
     return wg_error_set(wg, "store: %s: %s", what, db ? sqlite3_errmsg(db) : sqlite3_errstr(code));
+}
+
+/* One attempt: the connection with its busy timeout and pragmas. Returns
+ * an SQLite code; *step names what failed (db stays set for the message). */
+static int open_once(sqlite3 **db, const char *path, const char **step)
+{
+    *step = "open";
+    int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                             SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
+    static const char *const pragmas[] = {
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA synchronous=NORMAL",
+        "PRAGMA foreign_keys=ON",
+    };
+    for (size_t i = 0; i < sizeof pragmas / sizeof *pragmas; i++) {
+        *step = pragmas[i];
+        if ((rc = sqlite3_exec(*db, pragmas[i], NULL, NULL, NULL)) != SQLITE_OK)
+            return rc;
+    }
+    return SQLITE_OK;
+}
+
+/* Failures another process's open can cause for a moment. */
+static int transient(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_PROTOCOL: case SQLITE_IOERR:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 static int sq_open(void **out, const char *path)
@@ -42,26 +78,25 @@ static int sq_open(void **out, const char *path)
     close(fd);
     if (why)
         return wg_error_set(WG_EIO, "the store %s %s", path, why);
+    /* Processes that open a fresh file at the same moment race to switch it
+     * to WAL: the loser sees "database is locked" or, while the winner
+     * creates the -shm/-wal files, a transient I/O error, and SQLite calls
+     * no busy handler for that step. Such a failure closes and opens again
+     * until the busy timeout has passed. */
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                             SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK) {
-        int e = fail(db, rc, "open");
+    int rc = 0;
+    for (int waited_ms = 0;; waited_ms += RETRY_MS) {
+        const char *step = NULL;
+        rc = open_once(&db, path, &step);
+        if (rc == SQLITE_OK)
+            break;
+        int e = fail(db, rc, step);
         sqlite3_close(db);
-        return e;
-    }
-    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
-    static const char *const pragmas[] = {
-        "PRAGMA journal_mode=WAL",
-        "PRAGMA synchronous=NORMAL",
-        "PRAGMA foreign_keys=ON",
-    };
-    for (size_t i = 0; i < sizeof pragmas / sizeof *pragmas; i++) {
-        if ((rc = sqlite3_exec(db, pragmas[i], NULL, NULL, NULL)) != SQLITE_OK) {
-            int e = fail(db, rc, pragmas[i]);
-            sqlite3_close(db);
+        db = NULL;
+        if (!transient(rc) || waited_ms >= BUSY_TIMEOUT_MS)
             return e;
-        }
+        struct timespec ts = { 0, RETRY_MS * 1000000L };
+        nanosleep(&ts, NULL);
     }
     *out = db;
     return 0;

@@ -8,6 +8,7 @@
  * identifiers) and values (quoted and escaped as SOQL string literals,
  * LIKE wildcards escaped too). Query results page with nextRecordsUrl. */
 #include "specs.h"
+#include "core/sbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,35 +81,6 @@ static const wg_rest_action rest_actions[] = {
 
 /* ---- SOQL from parts ---------------------------------------------------- */
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void add(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void adds(sbuf *b, const char *s) { add(b, s, strlen(s)); }
-
 /* An API name: a letter, then letters, digits and '_' (custom names end in
  * __c, __r); `dotted` also allows relationship paths (Account.Name). */
 static int ident_ok(const char *s, int dotted)
@@ -134,69 +106,69 @@ static int ident_ok(const char *s, int dotted)
     return !start;
 }
 
-static int ident(sbuf *b, const char *s, int dotted, const char *what)
+static int ident(wg_sbuf *b, const char *s, int dotted, const char *what)
 {
     if (!ident_ok(s, dotted))
         return wg_error_set(WG_EINVAL, "%s must be a Salesforce API name (letters, digits, "
                                        "'_'%s), got '%.60s'", what, dotted ? ", '.'" : "",
                             s ? s : "");
-    adds(b, s);
+    wg_sbuf__puts(b, s);
     return 0;
 }
 
 /* A SOQL string literal (SOQL reference "Quoted String Escape Sequences");
  * like=1 also escapes the LIKE wildcards % and _ and wraps in %...%. */
-static int literal(sbuf *b, const char *s, int like)
+static int literal(wg_sbuf *b, const char *s, int like)
 {
     if (strlen(s) > VALUE_MAX)
         return wg_error_set(WG_EINVAL, "a value is longer than %d bytes", VALUE_MAX);
-    adds(b, like ? "'%" : "'");
+    wg_sbuf__puts(b, like ? "'%" : "'");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         static const char from[] = "\n\r\t\b\f\"'\\", to[] = "nrtbf\"'\\";
         const char *hit = *p ? strchr(from, *p) : NULL;
         char e[2] = { '\\', 0 };
         if (hit) {
             e[1] = to[hit - from];
-            add(b, e, 2);
+            wg_sbuf__put(b, e, 2);
         } else if (*p < 0x20 || *p == 0x7f) {
             return wg_error_set(WG_EINVAL, "values may not contain control characters");
         } else if (like && (*p == '%' || *p == '_')) {
             e[1] = (char)*p;
-            add(b, e, 2);
+            wg_sbuf__put(b, e, 2);
         } else {
-            add(b, (const char *)p, 1);
+            wg_sbuf__put(b, (const char *)p, 1);
         }
     }
-    adds(b, like ? "%'" : "'");
+    wg_sbuf__puts(b, like ? "%'" : "'");
     return 0;
 }
 
-static int value(sbuf *b, const json_t *v, const char *field)
+static int value(wg_sbuf *b, const json_t *v, const char *field)
 {
     char num[64];
     switch (json_typeof(v)) {
     case JSON_STRING: return literal(b, json_string_value(v), 0);
     case JSON_INTEGER:
         snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        adds(b, num);
+        wg_sbuf__puts(b, num);
         return 0;
     case JSON_REAL:
         snprintf(num, sizeof num, "%.17g", json_real_value(v));
-        adds(b, num);
+        wg_sbuf__puts(b, num);
         return 0;
-    case JSON_TRUE: adds(b, "true"); return 0;
-    case JSON_FALSE: adds(b, "false"); return 0;
-    case JSON_NULL: adds(b, "null"); return 0;
+    case JSON_TRUE: wg_sbuf__puts(b, "true"); return 0;
+    case JSON_FALSE: wg_sbuf__puts(b, "false"); return 0;
+    case JSON_NULL: wg_sbuf__puts(b, "null"); return 0;
     default:
         return wg_error_set(WG_EINVAL, "where.%s must be a string, number, boolean or null", field);
     }
 }
 
-static int select_list(sbuf *b, const json_t *fields, const char *dflt)
+static int select_list(wg_sbuf *b, const json_t *fields, const char *dflt)
 {
-    adds(b, "SELECT ");
+    wg_sbuf__puts(b, "SELECT ");
     if (!fields || json_is_null(fields)) {
-        adds(b, dflt);
+        wg_sbuf__puts(b, dflt);
         return 0;
     }
     size_t n = json_array_size(fields), i;
@@ -205,7 +177,7 @@ static int select_list(sbuf *b, const json_t *fields, const char *dflt)
         return wg_error_set(WG_EINVAL, "fields must list 1 to %d names", FIELDS_MAX);
     json_array_foreach(fields, i, f) {
         if (i)
-            adds(b, ", ");
+            wg_sbuf__puts(b, ", ");
         int rc = ident(b, json_string_value(f), 1, "each field");
         if (rc < 0)
             return rc;
@@ -214,7 +186,7 @@ static int select_list(sbuf *b, const json_t *fields, const char *dflt)
 }
 
 /* field = value AND ... / field LIKE '%text%' AND ... */
-static int conditions(sbuf *b, const json_t *where, const json_t *contains, int *any)
+static int conditions(wg_sbuf *b, const json_t *where, const json_t *contains, int *any)
 {
     const json_t *maps[2] = { where, contains };
     size_t count = 0;
@@ -226,14 +198,14 @@ static int conditions(sbuf *b, const json_t *where, const json_t *contains, int 
         json_object_foreach((json_t *)maps[m], k, v) {
             if (++count > WHERE_MAX)
                 return wg_error_set(WG_EINVAL, "at most %d conditions", WHERE_MAX);
-            adds(b, *any ? " AND " : " WHERE ");
+            wg_sbuf__puts(b, *any ? " AND " : " WHERE ");
             *any = 1;
             int rc = ident(b, k, 1, "a condition's field");
             if (rc == 0 && m == 0) {
-                adds(b, " = ");
+                wg_sbuf__puts(b, " = ");
                 rc = value(b, v, k);
             } else if (rc == 0) {
-                adds(b, " LIKE ");
+                wg_sbuf__puts(b, " LIKE ");
                 rc = json_is_string(v) ? literal(b, json_string_value(v), 1)
                                        : wg_error_set(WG_EINVAL, "contains.%s must be text", k);
             }
@@ -244,7 +216,7 @@ static int conditions(sbuf *b, const json_t *where, const json_t *contains, int 
     return 0;
 }
 
-static int order_limit(sbuf *b, const char *order, const json_t *limit)
+static int order_limit(wg_sbuf *b, const char *order, const json_t *limit)
 {
     if (order) {
         char field[IDENT_MAX + 1];
@@ -260,18 +232,18 @@ static int order_limit(sbuf *b, const char *order, const json_t *limit)
                                                "or DESC");
             dir = d[0] == 'A' || d[0] == 'a' ? " ASC" : " DESC";
         }
-        adds(b, " ORDER BY ");
+        wg_sbuf__puts(b, " ORDER BY ");
         int rc = ident(b, field, 1, "orderBy");
         if (rc < 0)
             return rc;
-        adds(b, dir);
+        wg_sbuf__puts(b, dir);
     }
     json_int_t lim = limit && !json_is_null(limit) ? json_integer_value(limit) : 25;
     if (lim < 1 || lim > LIMIT_MAX)
         return wg_error_set(WG_EINVAL, "limit must be from 1 to %d", LIMIT_MAX);
     char num[48];
     snprintf(num, sizeof num, " LIMIT %" JSON_INTEGER_FORMAT, lim);
-    adds(b, num);
+    wg_sbuf__puts(b, num);
     return 0;
 }
 
@@ -279,11 +251,11 @@ static int order_limit(sbuf *b, const char *order, const json_t *limit)
 static int soql(json_t **out, const json_t *params, const char *object, const char *dflt,
                 const json_t *where, const json_t *contains, const char *order)
 {
-    sbuf b = { 0 };
+    wg_sbuf b = { 0 };
     int any = 0;
     int rc = select_list(&b, json_object_get(params, "fields"), dflt);
     if (rc == 0) {
-        adds(&b, " FROM ");
+        wg_sbuf__puts(&b, " FROM ");
         rc = ident(&b, object, 0, "objectType");
     }
     if (rc == 0)
@@ -341,12 +313,12 @@ static int prepare_fields(json_t **out, const wg_rest_ctx *ctx, const json_t *pa
         return wg_error_set(WG_ENOMEM, "out of memory");
     int rc = 0;
     if (json_is_array(fields)) {
-        sbuf b = { 0 };
+        wg_sbuf b = { 0 };
         size_t i;
         json_t *f;
         json_array_foreach(fields, i, f) {
             if (i)
-                adds(&b, ",");
+                wg_sbuf__puts(&b, ",");
             if ((rc = ident(&b, json_string_value(f), 1, "each field")) < 0)
                 break;
         }

@@ -300,6 +300,110 @@ static void report(sh_ctx *cx, const sh_view *v, const char *prog, const sh_word
     sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", lead, what, shown, v->via);
 }
 
+/* ---- recursive searches of a directory that holds credentials ----------
+ * `grep -r password ~` names no secret file, yet reads every one under the
+ * home directory. A recursive reader (grep -r, rg, ag, ack, tar c) whose
+ * operand is a directory known to hold credentials reads them. */
+
+/* Directories that hold credential files below them, as normalized text
+ * with trailing slashes removed; "*" is one path component. */
+static const char *const secret_holders[] = {
+    "\x01H", "\x01U", "\x01H/.config", "\x01H/.local", "\x01H/.local/share", "\x01H/.cache",
+    "", "/root", "/home", "/home/*", "/Users", "/Users/*", "/etc", "/var/lib", "/proc",
+};
+
+static int holder_matches(const char *pat, const char *t, size_t n)
+{
+    size_t i = 0;
+    for (; *pat; pat++) {
+        if (*pat == '*') {
+            size_t k = i;
+            while (k < n && t[k] != '/')
+                k++;
+            if (k == i)
+                return 0;
+            i = k;
+        } else if (i >= n || t[i++] != *pat) {
+            return 0;
+        }
+    }
+    return i == n;
+}
+
+/* The word names the file system root, a home directory or another
+ * directory of secret_holders (trailing "/" and "/." ignored). */
+static int holds_secrets(const char *t, size_t n)
+{
+    while (n > 0 && (t[n - 1] == '/' || (n > 1 && t[n - 1] == '.' && t[n - 2] == '/'))) {
+        n--;
+        if (n > 0 && t[n] == '.')
+            n--;
+    }
+    for (size_t i = 0; i < sizeof secret_holders / sizeof *secret_holders; i++)
+        if (holder_matches(secret_holders[i], t, n))
+            return 1;
+    return 0;
+}
+
+/* A short option cluster (-rn, -Rl) that carries one of the letters. */
+static int cluster_has(const char *t, size_t n, const char *letters)
+{
+    if (n < 2 || t[0] != '-' || t[1] == '-')
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (strchr(letters, t[i]))
+            return 1;
+    return 0;
+}
+
+static int word_is(const char *t, size_t n, const char *s)
+{
+    return strlen(s) == n && memcmp(t, s, n) == 0;
+}
+
+/* Does prog read the directories it is given file by file? */
+static int reads_recursively(const sh_cmd *c, const sh_view *v, const char *prog)
+{
+    static const char *const always[] = { "rg", "ag", "ack", "ack-grep", NULL };
+    static const char *const greps[] = { "grep", "egrep", "fgrep", "zgrep", "ugrep", NULL };
+    if (in_list(prog, always))
+        return 1;
+    int grep = in_list(prog, greps), tar = strcmp(prog, "tar") == 0 || strcmp(prog, "bsdtar") == 0;
+    if (!grep && !tar)
+        return 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = c->text + c->w[j].off;
+        size_t n = c->w[j].len;
+        if (word_is(t, n, "--"))
+            break;
+        if (grep && (cluster_has(t, n, "rR") || word_is(t, n, "--recursive") ||
+                     word_is(t, n, "--dereference-recursive") || word_is(t, n, "--directories=recurse") ||
+                     (word_is(t, n, "recurse") && j > v->i + 1 &&
+                      word_is(c->text + c->w[j - 1].off, c->w[j - 1].len, "-d"))))
+            return 1;
+        /* tar c / -c / -czf / --create: every file under each operand goes in */
+        if (tar && (word_is(t, n, "--create") || (j == v->i + 1 && n > 0 && t[0] != '-' && memchr(t, 'c', n)) ||
+                    cluster_has(t, n, "c")))
+            return 1;
+    }
+    return 0;
+}
+
+static void check_recursive_reads(sh_ctx *cx, const sh_view *v, const char *prog)
+{
+    const sh_cmd *c = v->c;
+    if (!reads_recursively(c, v, prog))
+        return;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const sh_word *w = &c->w[j];
+        const char *t = c->text + w->off;
+        if (w->len > 0 && t[0] != '-' && holds_secrets(t, w->len)) {
+            report(cx, v, prog, w, "every file under a directory that holds credentials");
+            return;
+        }
+    }
+}
+
 /* $AWS_SECRET_ACCESS_KEY, ${GITHUB_TOKEN}: a variable whose name says it
  * holds a secret, printed into the model's context. */
 static int secret_var_word(const sh_cmd *c, const sh_word *w)
@@ -364,6 +468,8 @@ void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog)
     /* the program list is only consulted for the rare command that names a secret */
     if (what && !in_list(prog, metadata_only))
         report(cx, v, prog, hit, what);
+    else if (!what)
+        check_recursive_reads(cx, v, prog);
 }
 
 /* printenv, set, ps e, jq env: print the environment (tokens, keys). */

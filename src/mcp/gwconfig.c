@@ -137,6 +137,9 @@ static int server_parse(wg_gw_server *s, const char *name, const json_t *o)
     if ((strncmp(u, "http://", 7) && strncmp(u, "https://", 8)) || strlen(u) > 2048 || !text_ok(u) ||
         strchr(u, ' '))
         return wg_error_set(WG_EINVAL, "gateway: server %s: url must be an http(s) URL", name);
+    if (strchr(u, '@'))   /* user:password@host is a secret in clear */
+        return wg_error_set(WG_EINVAL, "gateway: server %s: url must not carry credentials; use a header "
+                            "with a \"vault:NAME\" value", name);
     if (json_object_get(o, "args") || json_object_get(o, "env"))
         return wg_error_set(WG_EINVAL, "gateway: server %s: args/env belong to a command server", name);
     if (!(s->url = strdup(u)))

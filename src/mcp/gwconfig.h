@@ -10,7 +10,7 @@
  * either plain text or "vault:SECRET" (read from waggle's vault when the
  * upstream starts); a value under a key that names a secret (token, key,
  * secret, password, auth, credential) must be a vault reference - a secret
- * in clear in the file is refused. The file is at most WG_GW_FILE_MAX bytes.
+ * in clear in the file is refused, and so is a url with user:password@. The file is at most WG_GW_FILE_MAX bytes.
  * Values are never put in error messages (only key names).
  *
  * Thread-safety: none needed (pure functions on owned data). */

@@ -63,6 +63,7 @@ Test(gwconfig, bad_configs_are_refused)
         "{\"mcpServers\":{\"s\":{\"command\":\"x\",\"timeoutMs\":0}}}",
         "{\"mcpServers\":{\"s\":{\"command\":\"x\",\"timeoutMs\":\"60\"}}}",
         "{\"mcpServers\":{\"s\":{\"url\":\"file:///etc/passwd\"}}}",
+        "{\"mcpServers\":{\"s\":{\"url\":\"https://u:pw@h/mcp\"}}}",
         "{\"mcpServers\":{\"s\":{\"url\":\"http://h/mcp\",\"env\":{}}}}",
         "{\"mcpServers\":{\"s\":{\"command\":\"x\",\"headers\":{}}}}",
         "{\"mcpServers\":{\"s\":{\"command\":\"x\"},\"s\":{\"command\":\"y\"}}}",

@@ -5,6 +5,7 @@
  * Streamable HTTP at /mcp by `waggle serve`. Nothing but protocol messages
  * is written to stdout; notes go to stderr. */
 #include "cli.h"
+#include "mcp/gwconfig.h"
 #include "mcp/stdio.h"
 #include "storecli.h"
 
@@ -31,11 +32,38 @@ static const char usage_text[] =
     "  --poll-ms N      how often the tool list is checked for connectors that\n"
     "                   connected or disconnected (default 2000, 50..600000)\n"
     "  --demo           add the demo channel connectors\n"
+    "  --check-gateway FILE   validate a gateway file (the Claude Desktop/Cursor\n"
+    "                   mcpServers format, docs/mcp.md) and list its servers;\n"
+    "                   env/header values are never printed\n"
     "  --allow-private-upstreams, --allow-http-upstreams,\n"
     "  --allow-privileged-db-roles   the connector policy (see waggle connectors)\n"
     "\n"
     "example (Claude Code):\n"
     "  claude mcp add waggle -- waggle mcp\n";
+
+/* --check-gateway FILE: parse, validate, list (names and counts only). */
+static int check_gateway(const char *path)
+{
+    wg_gw_config c;
+    int rc = wg_mcp__gw_config_load(&c, path);
+    if (rc < 0)
+        return wg_cli_error("mcp", rc);
+    for (size_t i = 0; i < c.n; i++) {
+        const wg_gw_server *s = &c.servers[i];
+        size_t vault = 0;
+        for (size_t j = 0; j < s->npairs; j++)
+            vault += (size_t)s->pairs[j].from_vault;
+        if (s->command)
+            printf("%s\tstdio\t%s (%zu args)\tenv %zu (%zu from the vault)\ttimeout %ld ms\n", s->name,
+                   s->command, s->nargs, s->npairs, vault, s->timeout_ms);
+        else
+            printf("%s\thttp\t%s\theaders %zu (%zu from the vault)\ttimeout %ld ms\n", s->name, s->url,
+                   s->npairs, vault, s->timeout_ms);
+    }
+    printf("%zu server%s: ok\n", c.n, c.n == 1 ? "" : "s");
+    wg_mcp__gw_config_free(&c);
+    return WG_EXIT_OK;
+}
 
 int cmd_mcp(int argc, char **argv, const wg_cli *cli)
 {
@@ -45,9 +73,10 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         { "allow-private-upstreams", no_argument, NULL, 'P' },
         { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "allow-privileged-db-roles", no_argument, NULL, 'S' },
+        { "check-gateway", required_argument, NULL, 'G' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
-    const char *data_dir = cli->data_dir, *level = NULL;
+    const char *data_dir = cli->data_dir, *level = NULL, *gw_check = NULL;
     storecli_options so = { .lazy = 1 };
     long poll_ms = 0;
     int c;
@@ -58,6 +87,7 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         case 'd': data_dir = optarg; break;
         case 'l': level = optarg; break;
         case 'D': so.demo = 1; break;
+        case 'G': gw_check = optarg; break;
         case 'P': so.allow_private_upstreams = 1; break;
         case 'W': so.allow_http_upstreams = 1; break;
         case 'S': so.allow_privileged_db_roles = 1; break;
@@ -74,6 +104,8 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
     }
     if (optind < argc)
         return wg_cli_usage("mcp", "unexpected argument '%s'", argv[optind]);
+    if (gw_check)
+        return check_gateway(gw_check);
     wg_mcp_options o = WG_MCP_OPTIONS_INIT;
     if (level && wg_autonomy_parse(&o.level, level) < 0)
         return wg_cli_usage("mcp", "--level must be normal, trusted or yolo");

@@ -135,6 +135,16 @@ static const code_row runs_code[] = {
     { 0, "/etc/ld.so.preload", "the dynamic loader's preload list" },
     { 0, "/.ssh/",         "SSH's keys, config or rc (authorized_keys logs in, ProxyCommand and rc run programs)" },
     { 0, "/.aws/config",   "the AWS CLI config (credential_process runs a program)" },
+    /* coding agents' own settings: their hooks and MCP servers are programs, and
+     * removing waggle's hook from them turns this gate off */
+    { 0, "/.claude/settings", "a Claude Code settings file (hooks run programs; waggle's own hook lives there)" },
+    { 0, "/.claude/hooks/",   "a Claude Code hook (runs on the next tool call)" },
+    { 1, ".mcp.json",      "an MCP server list (each server is a program the agent starts)" },
+    { 0, "/.cursor/mcp.json", "an MCP server list (each server is a program the agent starts)" },
+    { 0, "/.codex/config.toml", "the Codex CLI config (hooks and MCP servers run programs)" },
+    { 0, "/.gemini/settings.json", "a Gemini CLI settings file (hooks and MCP servers run programs)" },
+    { 0, "/.vscode/tasks.json", "editor tasks (a task can run when the folder opens)" },
+    { 1, ".envrc",         "a direnv file (runs when a shell enters the directory)" },
 };
 
 const char *wg_hook_path_runs_code(const char *abs)

@@ -135,6 +135,17 @@ Test(hook_claude, writes_inside_outside_and_to_files_that_matter)
     claude_expect(Y, "Write", in, dir, "deny", "hook.write_runs_code");
     snprintf(in, sizeof in, "{\"file_path\":\"%s/.env\"}", dir);
     claude_expect(T, "Write", in, dir, "ask", "hook.write_secret_in_project");
+    /* an agent's own settings inside the project: writing them can remove this hook */
+    static const char *const agent_files[] = {
+        ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".cursor/mcp.json",
+        ".vscode/tasks.json", ".envrc", ".gemini/settings.json", ".codex/config.toml",
+    };
+    for (size_t i = 0; i < sizeof agent_files / sizeof *agent_files; i++) {
+        snprintf(in, sizeof in, "{\"file_path\":\"%s/%s\"}", dir, agent_files[i]);
+        claude_expect(Y, "Write", in, dir, "deny", "hook.write_runs_code");
+    }
+    snprintf(in, sizeof in, "{\"file_path\":\"%s/.claude/commands/review.md\"}", dir);
+    claude_expect(T, "Write", in, dir, "allow", "tool.always_confirm");   /* a prompt, not code */
     /* a symlink inside the project that leads out of it */
     snprintf(p, sizeof p, "%s/out", dir);
     cr_assert_eq(symlink("/etc", p), 0);

@@ -84,10 +84,9 @@ static int sq_open(void **out, const char *path)
      * no busy handler for that step. Such a failure closes and opens again
      * until the busy timeout has passed. */
     sqlite3 *db = NULL;
-    int rc = 0;
     for (int waited_ms = 0;; waited_ms += RETRY_MS) {
         const char *step = NULL;
-        rc = open_once(&db, path, &step);
+        int rc = open_once(&db, path, &step);
         if (rc == SQLITE_OK)
             break;
         int e = fail(db, rc, step);

@@ -10,6 +10,7 @@
  * are a marker byte followed by 'H', so "~/.ssh/x" contains "/.ssh/". */
 #include "core/shell/internal.h"
 #include "core/shell/rules.h"
+#include "core/shell/rules_common.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -334,31 +335,18 @@ static int holder_matches(const char *pat, const char *t, size_t n)
  * directory of secret_holders (trailing "/" and "/." ignored). */
 static int holds_secrets(const char *t, size_t n)
 {
-    while (n > 0 && (t[n - 1] == '/' || (n > 1 && t[n - 1] == '.' && t[n - 2] == '/'))) {
-        n--;
-        if (n > 0 && t[n] == '.')
+    for (;;) {
+        if (n > 0 && t[n - 1] == '/')
             n--;
+        else if (n > 1 && t[n - 1] == '.' && t[n - 2] == '/')
+            n -= 2;
+        else
+            break;
     }
     for (size_t i = 0; i < sizeof secret_holders / sizeof *secret_holders; i++)
         if (holder_matches(secret_holders[i], t, n))
             return 1;
     return 0;
-}
-
-/* A short option cluster (-rn, -Rl) that carries one of the letters. */
-static int cluster_has(const char *t, size_t n, const char *letters)
-{
-    if (n < 2 || t[0] != '-' || t[1] == '-')
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if (strchr(letters, t[i]))
-            return 1;
-    return 0;
-}
-
-static int word_is(const char *t, size_t n, const char *s)
-{
-    return strlen(s) == n && memcmp(t, s, n) == 0;
 }
 
 /* Does prog read the directories it is given file by file? */
@@ -372,18 +360,16 @@ static int reads_recursively(const sh_cmd *c, const sh_view *v, const char *prog
     if (!grep && !tar)
         return 0;
     for (int j = v->i + 1; j < v->end; j++) {
-        const char *t = c->text + c->w[j].off;
-        size_t n = c->w[j].len;
-        if (word_is(t, n, "--"))
+        const char *t = sh_wtext(c, j);
+        if (sh_weq(c, j, "--"))
             break;
-        if (grep && (cluster_has(t, n, "rR") || word_is(t, n, "--recursive") ||
-                     word_is(t, n, "--dereference-recursive") || word_is(t, n, "--directories=recurse") ||
-                     (word_is(t, n, "recurse") && j > v->i + 1 &&
-                      word_is(c->text + c->w[j - 1].off, c->w[j - 1].len, "-d"))))
+        if (grep && (short_has(t, 'r') || short_has(t, 'R') || sh_weq(c, j, "--recursive") ||
+                     sh_weq(c, j, "--dereference-recursive") || sh_weq(c, j, "--directories=recurse") ||
+                     (sh_weq(c, j, "recurse") && j > v->i + 1 && sh_weq(c, j - 1, "-d"))))
             return 1;
         /* tar c / -c / -czf / --create: every file under each operand goes in */
-        if (tar && (word_is(t, n, "--create") || (j == v->i + 1 && n > 0 && t[0] != '-' && memchr(t, 'c', n)) ||
-                    cluster_has(t, n, "c")))
+        if (tar && (sh_weq(c, j, "--create") || (j == v->i + 1 && t[0] && t[0] != '-' && strchr(t, 'c')) ||
+                    short_has(t, 'c')))
             return 1;
     }
     return 0;

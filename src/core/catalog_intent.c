@@ -497,9 +497,9 @@ void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
     for (size_t k = 0; word_ops[k] && numbers >= 1; k++)
         ops += strstr(query, word_ops[k]) != NULL;
     if (numbers >= 2 && ops >= 1) {
-        fn(ctx, "calculat", 8, -1);
-        fn(ctx, "arithmetic", 10, -1);
-        fn(ctx, NULL, 0, UTIL);
+        fn(ctx, "calculat", 8, -1, WG_CAT_W_INTENT);
+        fn(ctx, "arithmetic", 10, -1, WG_CAT_W_INTENT);
+        fn(ctx, NULL, 0, UTIL, WG_CAT_V_INTENT);
     }
     char w[WG_CAT_QUERY_WORDS][WG_CAT_WORD_MAX + 4];
     size_t n = split(w, WG_CAT_QUERY_WORDS, query);
@@ -523,11 +523,13 @@ void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
                     continue;
                 }
                 for (size_t m = 0; m < r->nmeans; m++)
-                    fn(ctx, r->means[m], r->means_len[m], -1);
+                    fn(ctx, r->means[m], r->means_len[m], -1, WG_CAT_W_INTENT);
                 for (size_t m = 0; r->consume && m < r->nwhen; m++)
-                    fn(ctx, r->when[m], strlen(r->when[m]), WG_CAT_CONSUME);
+                    fn(ctx, r->when[m], strlen(r->when[m]), WG_CAT_CONSUME, 0.0f);
                 if (r->category >= 0)
-                    fn(ctx, NULL, 0, r->category);
+                    fn(ctx, NULL, 0, r->category, WG_CAT_V_INTENT);
             }
+        if (longest == 0)   /* no phrase starts here: the word's own rows */
+            wg_catalog__lexicon(w[i], strlen(w[i]), WG_CAT_W_LEXICON, WG_CAT_V_LEXICON, fn, ctx);
     }
 }

@@ -72,13 +72,27 @@ typedef struct {
 } wg_catalog_vocab;
 
 /* Intent vocabulary (catalog_intent.c): what a need means when it names no
- * product. fn is called with each stem to search for (category -1), with
- * each stem the plain search must skip (category WG_CAT_CONSUME), and with
- * stem NULL and the category such needs belong to. */
+ * product. fn is called with each stem to search for (category -1, weight:
+ * the term's query weight), with each stem the plain search must skip
+ * (category WG_CAT_CONSUME), and with stem NULL and a category such needs
+ * belong to (weight: that category's vote). A word no intent rule starts at
+ * is looked up in the need lexicon (catalog_lexicon.c). */
 #define WG_CAT_QUERY_WORDS 32   /* words of a query that are looked at */
 #define WG_CAT_CONSUME     (-2)
-typedef void (*wg_cat_intent_fn)(void *ctx, const char *stem, size_t len, int category);
+#define WG_CAT_W_INTENT    0.7f  /* a word an intent rule means */
+#define WG_CAT_V_INTENT    1.0f  /* an intent rule's vote for its category */
+#define WG_CAT_W_LEXICON   0.4f  /* a word of a need-lexicon row */
+#define WG_CAT_V_LEXICON   0.5f  /* a lexicon word's vote, split over its rows */
+typedef void (*wg_cat_intent_fn)(void *ctx, const char *stem, size_t len, int category,
+                                 float weight);
 void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx);
+
+/* Need lexicon (catalog_lexicon.c): the rows a query word (stemmed, stop words
+ * kept) belongs to. For each row fn gets the row's words (category -1, weight
+ * wword) and one call with stem NULL, the row's category and wvote divided by
+ * the number of rows the word is in. Thread-safe (built once per process). */
+void wg_catalog__lexicon(const char *stem, size_t len, float wword, float wvote,
+                         wg_cat_intent_fn fn, void *ctx);
 
 /* The process-wide stemmed vocabulary, or NULL when memory ran out. */
 const wg_catalog_vocab *wg_catalog__vocab_get(void);

@@ -2,10 +2,12 @@
  *
  * A query becomes weighted terms: its own stemmed words (1.0), the other
  * words of their synonym groups (0.5), and for a word the index does not
- * know, the known words it is a prefix of (0.5, "kube" -> "kubernetes").
+ * know, the known words it is a prefix of (0.5, "kube" -> "kubernetes"),
+ * the words intent rules (0.7) and need-lexicon rows (0.4) say the need means.
  * Scores are BM25F (catalog_index.c) summed over the postings of those terms,
  * plus two boosts: the query contains every word of a server's name (+3),
- * and the whole query is the server's id in any spelling (+5). Only servers
+ * and the whole query is the server's id in any spelling (+5), then are
+ * multiplied by the category prior (category_factors). Only servers
  * that some term reaches are scored, so the cost follows the postings read,
  * not the catalog size. Read-only on the catalog; scratch is per call.
  */
@@ -20,8 +22,7 @@
 #define W_SYNONYM      0.5f
 #define W_PREFIX       0.5f
 #define MAX_PREFIX     8
-#define W_INTENT       0.7f   /* words an intent rule means */
-#define CAT_BOOST      0.5f   /* score x (1 + CAT_BOOST) in a category the need belongs to */
+#define CAT_BOOST      0.5f   /* score x (1 + CAT_BOOST) in the category the need is most for */
 #define PRIOR_OFFICIAL 0.5f   /* a category listed without words: official servers first */
 #define BOOST_NAME     3.0f
 #define BOOST_EXACT_ID 5.0f
@@ -38,7 +39,7 @@ typedef struct {
     qterm t[MAX_QTERMS];
     size_t n;
     size_t words;
-    unsigned char cat[WG_CATALOG_CATEGORY_COUNT];   /* categories the need belongs to */
+    float votes[WG_CATALOG_CATEGORY_COUNT];   /* the need's category prior, unnormalised */
     char consumed[8][WG_CAT_WORD_MAX + 4];            /* stems an intent phrase took */
     size_t nconsumed;
 } query;
@@ -109,7 +110,7 @@ static int query_word(void *ctx, const char *w, size_t len, size_t pos)
     return 0;
 }
 
-static void on_intent(void *ctx, const char *stem, size_t len, int category)
+static void on_intent(void *ctx, const char *stem, size_t len, int category, float weight)
 {
     query *q = ctx;
     if (category == WG_CAT_CONSUME) {
@@ -121,12 +122,12 @@ static void on_intent(void *ctx, const char *stem, size_t len, int category)
     }
     if (!stem) {
         if (category >= 0 && category < WG_CATALOG_CATEGORY_COUNT)
-            q->cat[category] = 1;
+            q->votes[category] += weight;
         return;
     }
     uint32_t t = wg_catalog__term_find(q->ix, stem, len);
     if (t != UINT32_MAX)
-        add_term(q, t, W_INTENT, 0);
+        add_term(q, t, weight, 0);
 }
 
 /* Keeps the best cap hits in hits[0..*n), best first. Servers are offered in
@@ -171,6 +172,19 @@ static void accumulate(scratch *s, const wg_catalog_index *ix, const query *q)
                 s->name_hits[d]++;
         }
     }
+}
+
+/* Score multiplier of each category: the need's votes for it (intent rules
+ * 1, lexicon words 0.5 split over their rows) as a share of the votes of the
+ * category voted most, so the category the need is most for gets the whole
+ * boost and one a stray word touched gets a little. */
+static void category_factors(float *factor, const query *q)
+{
+    float maxv = 0.0f;
+    for (int c = 0; c < WG_CATALOG_CATEGORY_COUNT; c++)
+        maxv = q->votes[c] > maxv ? q->votes[c] : maxv;
+    for (int c = 0; c < WG_CATALOG_CATEGORY_COUNT; c++)
+        factor[c] = 1.0f + (maxv > 0.0f ? CAT_BOOST * q->votes[c] / maxv : 0.0f);
 }
 
 /* The whole query as an id ("mcp-server-github", "GitHub"). */
@@ -226,6 +240,8 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
         return wg_error_set(WG_ENOMEM, "out of memory");
     }
     accumulate(&s, &cat->index, &q);
+    float factor[WG_CATALOG_CATEGORY_COUNT];
+    category_factors(factor, &q);
     if (exact >= 0) {
         if (s.acc[exact] == 0.0f)
             s.touched[s.ntouched++] = (uint32_t)exact;
@@ -239,8 +255,7 @@ int wg_catalog_search(wg_catalog_hit *hits, size_t cap, size_t *n,
         unsigned nl = cat->index.name_len[d];
         if (nl > 0 && s.name_hits[d] >= nl)
             score += BOOST_NAME;
-        if (q.cat[cat->category[d]])
-            score *= 1.0f + CAT_BOOST;
+        score *= factor[cat->category[d]];
         offer(hits, idx, lim, n, cat, d, score);
     }
     free(s.acc);

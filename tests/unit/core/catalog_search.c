@@ -326,7 +326,9 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (held-out): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
-    cr_assert_geq(recall, 0.79, "recall@5 %.3f", recall);
+    /* heldout, heldout2 and heldout5 were tuned on by the need lexicon
+     * (catalog3): no longer held out, their floors are regression guards */
+    cr_assert_geq(recall, 0.95, "recall@5 %.3f", recall);
     measure(WG_TEST_DATA_DIR "/catalog/needs_tuning2.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (tuning, round 2): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
@@ -334,10 +336,10 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout2.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (held-out, round 2): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
-    cr_assert_geq(recall, 0.82, "recall@5 %.3f", recall);
+    cr_assert_geq(recall, 0.93, "recall@5 %.3f", recall);
     /* round 3: heldout3 was written before round 3 and then tuned on;
      * heldout4 was written after round 3's tuning, measured, then tuned on
-     * in round 4; heldout5 was written after round 4 and never tuned on */
+     * in round 4; heldout5 was written after round 4, tuned on by catalog3 */
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout3.tsv", &queries, &recall, &mrr);
     cr_log_info("needs (round 3, tuned on): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 80);
@@ -347,10 +349,10 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     cr_assert_geq(queries, 40);
     cr_assert_geq(recall, 0.95, "recall@5 %.3f", recall);
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout5.tsv", &queries, &recall, &mrr);
-    cr_log_info("needs (held-out, round 4): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
+    cr_log_info("needs (round 4, tuned on by the lexicon): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 40);
-    cr_assert_geq(recall, 0.80, "recall@5 %.3f", recall);
-    cr_assert_geq(mrr, 0.62, "MRR %.3f", mrr);
+    cr_assert_geq(recall, 0.95, "recall@5 %.3f", recall);
+    cr_assert_geq(mrr, 0.72, "MRR %.3f", mrr);
     /* Written from the category list only, ids filled afterwards, never
      * tuned on (catalog2): measured 0.904 / 0.784. */
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout6.tsv", &queries, &recall, &mrr);

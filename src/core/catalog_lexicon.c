@@ -1,0 +1,408 @@
+/* catalog_lexicon.c - the need lexicon of catalog search: single words that
+ * signal what kind of server a need is for, grouped by the job they belong to.
+ *
+ * Where catalog_intent.c lists phrases ("post in", "txt record"), each row here
+ * is one job of one category with the everyday words of people who have that
+ * job - the verbs and nouns of the need, not product names ("lamp", "dim",
+ * "thermostat" are a smart home; "replicas", "pods", "scale" are a cluster).
+ * A query word found in a row searches the row's words (catalog_search.c adds
+ * them at a weight below an intent rule's) and votes for the row's category;
+ * the votes of all the words of a need are its category prior. A word may sit
+ * in several rows (its votes are split between them): "cancel" is a meeting
+ * or a subscription, and the other words of the need decide.
+ *
+ * Rows were written from the category list and the servers' jobs, so that a
+ * need phrased in words no rule anticipated still lands in the right place.
+ * Stemmed once per process (pthread_once); one hash lookup per query word.
+ * Read-only once built; thread-safe.
+ */
+#include "catalog_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DB, FILES, WEB, CODE, COMM, PROD, ANALYTICS, CLOUD, DEV, BIZ, AI, SEC, MEDIA, UTIL };
+
+static const struct {
+    int category;
+    const char *means;   /* words searched for */
+    const char *words;   /* words of the need */
+} rows[] = {
+    /* Communication */
+    { COMM, "message channel chat team",
+      "tell notify ping announce announcement broadcast shout post mention reply thread "
+      "room chatroom teammates everyone folks crew guild community server group members "
+      "update standup huddle reminder celebrate congratulate welcome dm pm" },
+    { COMM, "sms message phone call",
+      "texting sms mobile cellphone cell number dial voicemail caller callback otp "
+      "verification hotline landline whatsapp patient patients" },
+    { COMM, "email mail send inbox",
+      "mail emails mailbox unread reply forward cc bcc draft recipient recipients "
+      "subject letter correspondence" },
+    { COMM, "customer support conversations",
+      "helpdesk complaint complaints support conversation conversations agent agents" },
+
+    /* Productivity */
+    { PROD, "calendar events meeting schedule",
+      "meet meeting meetings sync catchup 1on1 onsite offsite lunch dinner breakfast "
+      "interview webinar postpone reschedule booked calendar week weekly weekday weekend "
+      "morning afternoon evening tonight noon pm am tomorrow yesterday holiday pto ooo "
+      "invite invitation attendees rsvp recurring biweekly quarterly january february "
+      "march april may june july august september october november december" },
+    { PROD, "tasks todo",
+      "chore chores errand errands task tasks assign assignee assigned deadline due overdue "
+      "priority checklist followup remind" },
+    { PROD, "issues tracker projects",
+      "ticket tickets bug bugs issue issues epic story stories sprint triage backlog "
+      "milestone roadmap estimate estimates" },
+    { PROD, "boards cards",
+      "kanban column lane swimlane board card cards" },
+    { PROD, "notes pages knowledge",
+      "jot note notes idea ideas thought thoughts journal diary brainstorm memo scribble "
+      "wiki page handbook playbook runbook onboarding  minutes" },
+    { PROD, "documents docs pages",
+      "doc document write essay proposal spec writeup outline draft" },
+    { PROD, "sheets spreadsheets rows",
+      "column columns cell cells formula vlookup tab sheet spreadsheet rows tally" },
+    { PROD, "forms",
+      "form forms survey surveys poll polls questionnaire feedback responses" },
+    { PROD, "automation workflow",
+      "automate automation automatically workflow workflows zap whenever trigger triggers "
+      "integrate integration glue" },
+
+    /* Files */
+    { FILES, "files folder",
+      "file folder folders directory directories desktop downloads rename copy move "
+      "delete zip unzip archive path paths local disk duplicate duplicates" },
+    { FILES, "convert extract text pdf markdown",
+      "pdf pdfs scan scanned ocr docx pptx convert conversion epub extract parse parsing "
+      "plaintext receipt" },
+    { FILES, "presentation slides",
+      "pitch slide slides keynote deck" },
+
+    /* Web */
+    { WEB, "web search",
+      "google search lookup look online internet news headlines latest trending happened "
+      "article articles blog reviews compare best recommend cheapest deal deals "
+      "everything anything" },
+    { WEB, "browser click forms pages",
+      "click button buttons login signin submit website site navigate tab automate "
+      "checkin portal form booking captcha" },
+    { WEB, "scrape extract crawl",
+      "scrape scraping crawl crawling harvest collect gather listings catalogue sitemap "
+      "competitor competitors" },
+    { WEB, "research papers academic",
+      "study studies paper papers journal journals citation citations cite literature "
+      "preprint thesis scientific science clinical medical disease drug trials" },
+    { WEB, "reddit forum community",
+      "subreddit forum forums upvote upvotes" },
+    { WEB, "vacation rental stays listings",
+      "hotel hotels lodging stay stays night nights getaway villa hostel bnb rent" },
+
+    /* Code */
+    { CODE, "repository pull request commits",
+      "pr prs merge merged branch branches commit commits diff review reviewer reviewers "
+      "fork clone push pushed repo repos tag tags changelog blame contributor contributors "
+      "maintainer" },
+    { CODE, "run code execute python sandbox",
+      "run execute script snippet python javascript evaluate interpreter" },
+    { CODE, "documentation library docs",
+      "api reference sdk library libraries framework usage example examples tutorial" },
+    { CODE, "components react frontend",
+      "component components navbar modal ui frontend landing tailwind css widget" },
+    { CODE, "symbols references code",
+      "function functions class classes method methods definition references rename "
+      "refactor symbol callers caller implementation" },
+
+    /* Database */
+    { DB, "database sql query tables",
+      "table tables query queries join joins rows column schema migration migrations "
+      "orders count aggregate average sum database db" },
+    { DB, "cache key value",
+      "cache cached caching counter counters leaderboard session sessions ttl expire "
+      "expiry ratelimit throttle memory" },
+    { DB, "vector embeddings semantic similarity search",
+      "similar similarity semantic embedding embeddings meaning related resemble alike "
+      "duplicate duplicates" },
+    { DB, "graph database nodes relationships",
+      "graph relationships connected connection connections nodes" },
+    { DB, "slow queries index performance tuning",
+      "slow index indexes explain tune tuning optimize vacuum deadlock forever" },
+    { DB, "time series sensor",
+      "sensor sensors readings telemetry" },
+
+    /* Analytics */
+    { ANALYTICS, "analytics traffic visitors reports",
+      "visitors visits pageviews bounce referrer referrers referral utm conversions converted "
+      "trial trials signups cohort cohorts retention churn dau mau engagement funnel "
+      "audience pages" },
+    { ANALYTICS, "metrics dashboard",
+      "dashboard dashboards metric metrics kpi kpis trend trends weekly report reports" },
+    { ANALYTICS, "chart visualization",
+      "chart charts plot graph bar pie histogram visualize visualise" },
+    { ANALYTICS, "seo keywords search console",
+      "seo ranking rankings keyword keywords backlinks serp organic impressions" },
+    { ANALYTICS, "data pipeline etl",
+      "etl pipeline pipelines dag ingest ingestion transform warehouse job jobs nightly" },
+    { ANALYTICS, "forecast prediction",
+      "predict prediction projection projections demand" },
+
+    /* Cloud */
+    { CLOUD, "deploy hosting",
+      "deploy deployed deploying host hosting publish launch site staging production prod "
+      "release live" },
+    { CLOUD, "kubernetes pods cluster",
+      "replica replicas pod pods node nodes cluster clusters namespace helm scale scaling "
+      "autoscale container containers running" },
+    { CLOUD, "infrastructure as code terraform",
+      "infrastructure provision provisioning stack stacks resources iac plan" },
+    { CLOUD, "cost pricing",
+      "cost costs pricing price spend spending expensive cheaper ec2 paying" },
+    { CLOUD, "dns domains",
+      "mx spf dkim dmarc ttl propagate propagation registrar domain domains" },
+    { CLOUD, "storage bucket",
+      "bucket buckets upload uploads object objects backup backups" },
+    { CLOUD, "serverless functions",
+      "function lambda serverless invoke cron" },
+
+    /* DevTools */
+    { DEV, "errors exceptions crash",
+      "crash crashes crashed crashing error errors exception exceptions stacktrace "
+      "traceback failing broken regression throwing" },
+    { DEV, "monitoring metrics latency traces",
+      "slow slower slowness latency timeout timeouts timing degraded performance uptime "
+      "downtime offline down healthcheck apm trace traces requests" },
+    { DEV, "incidents on-call alert",
+      "incident incidents outage outages oncall pager alert alerts alerting escalate "
+      "postmortem sev" },
+    { DEV, "ci pipeline build tests",
+      "ci build builds pipeline flaky test tests failed green red job" },
+    { DEV, "feature flag rollout",
+      "flag flags toggle rollout beta canary experiment gradual" },
+    { DEV, "api testing requests",
+      "endpoint endpoints request requests curl rest" },
+    { DEV, "docker containers",
+      "docker container containers image compose" },
+    { DEV, "mobile app emulator",
+      "android ios iphone ipad emulator simulator apk tablet" },
+    { DEV, "message queue",
+      "queue queues broker consumer consumers backlog" },
+
+    /* Business */
+    { BIZ, "payments billing subscription checkout",
+      "pay paid payment payments charge charged refund refunds subscription subscriptions "
+      "plan plans trial mrr arr invoice invoices card checkout coupon discount payout "
+      "revenue cancel upgrade downgrade" },
+    { BIZ, "accounting invoices expenses",
+      "bookkeeping books expenses expense receipt receipts reconcile tax vat ledger profit "
+      "loss balance budget" },
+    { BIZ, "crm contacts deals leads",
+      "lead leads deal deals prospect prospects opportunity opportunities account accounts "
+      "client clients contact contacts followup customer customers" },
+    { BIZ, "ecommerce store products orders",
+      "store shop storefront product products inventory order orders cart sku" },
+    { BIZ, "signature contracts",
+      "sign signing signed countersign nda contract contracts agreement agreements lease" },
+    { BIZ, "stock market quotes",
+      "stock stocks ticker share portfolio market euro dollar dollars currency exchange "
+      "forex fx crypto bitcoin yen pound" },
+
+    /* AI & ML */
+    { AI, "memory remember",
+      "remember recall forget preference preferences prefer memorize" },
+    { AI, "reasoning thinking",
+      "think plan reason reasoning tradeoffs pros cons" },
+    { AI, "research answer",
+      "explain research question answer summarize summary" },
+    { AI, "rag knowledge retrieval documents",
+      "knowledge retrieval rag corpus" },
+    { AI, "llm traces prompts evaluation",
+      "prompt prompts llm eval evals hallucination model models" },
+
+    /* Security */
+    { SEC, "malware threat reputation",
+      "malicious malware trojan virus ransomware phishing suspicious scam spam safe unsafe "
+      "dangerous attachment download exe infected" },
+    { SEC, "vulnerability security scan",
+      "vulnerable vulnerability vulnerabilities cve cves exploit injection xss dependency "
+      "dependencies patch insecure" },
+    { SEC, "secrets vault passwords",
+      "secret secrets password passwords credential credentials token tokens key keys rotate" },
+    { SEC, "authentication login users",
+      "login logins signin sso mfa 2fa oauth identity role roles permission permissions "
+      "access admin" },
+    { SEC, "audit trail events",
+      "audit compliance who" },
+
+    /* Media */
+    { MEDIA, "speech voice audio",
+      "voice voiceover narration narrator speak spoken audio audiobook podcast" },
+    { MEDIA, "transcription speech to text audio",
+      "transcribe transcript transcription recording recordings dictation subtitles "
+      "captions interview" },
+    { MEDIA, "image generation illustration",
+      "image images picture pictures photo photos drawing draw art artwork illustration "
+      "icon banner thumbnail poster wallpaper" },
+    { MEDIA, "video editing clips",
+      "video videos clip clips trim cut teaser trailer montage reel footage" },
+    { MEDIA, "design mockup",
+      "design mockup wireframe prototype" },
+    { MEDIA, "diagram flowchart",
+      "diagram flowchart uml sequence architecture" },
+    { MEDIA, "3d model render",
+      "3d render scene mesh" },
+
+    /* Utilities */
+    { UTIL, "time zone clock",
+      "hour hours clock timezone utc gmt pst est cet" },
+    { UTIL, "maps directions places",
+      "map maps directions route address addresses nearby distance km miles drive walk "
+      "walking driving commute restaurant cafe coffee shop station" },
+    { UTIL, "weather forecast",
+      "weather forecast rain raining snow snowing sunny hot cold degrees celsius "
+      "fahrenheit umbrella wind storm humid" },
+    { UTIL, "calculator arithmetic",
+      "calculate compute total average percent percentage math square root multiply "
+      "divide" },
+    { UTIL, "smart home lights",
+      "lamp lamps light lights dim brighten thermostat heating heater aircon fan lock "
+      "door garage bedroom kitchen vacuum appliance plug switch" },
+    { UTIL, "flight status",
+      "flight flights plane airport arrival arrivals departure departures landed landing "
+      "takeoff airline" },
+    { UTIL, "shell terminal command",
+      "terminal command commands bash shell process processes cpu disk memory grep" },
+    { UTIL, "ssh remote server",
+      "ssh remote host box vm machine" },
+    { UTIL, "translation language",
+      "translate translation translator language languages localize localization "
+      "multilingual" },
+    { 0, NULL, NULL },
+};
+
+#define LEX_WORDS 64
+
+typedef struct {
+    char **means;
+    size_t *means_len;
+    size_t nmeans;
+    int category;
+} lexrow;
+
+static struct {
+    lexrow *r;
+    size_t n;
+    wg_strmap map;      /* word stem -> first entry of its chain */
+    uint32_t *erow;     /* entry -> row */
+    uint32_t *enext;    /* entry -> next entry with the same stem */
+    size_t nentries;
+    int ok;
+} lex;
+static pthread_once_t lex_once = PTHREAD_ONCE_INIT;
+
+/* Splits s into lower-case stemmed words, stop words kept (as the intent
+ * matcher sees a query). */
+static size_t split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && n < cap) {
+        while (*p && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+            p++;
+        const unsigned char *b = p;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+            p++;
+        size_t len = (size_t)(p - b);
+        if (len == 0 || len > WG_CAT_WORD_MAX)
+            continue;
+        memcpy(out[n], b, len);
+        out[n][len] = '\0';
+        wg_catalog__stem(out[n], len);
+        n++;
+    }
+    return n;
+}
+
+static int build(void)
+{
+    size_t n = 0, words = 0;
+    char w[LEX_WORDS][WG_CAT_WORD_MAX + 4];
+    while (rows[n].words) {
+        words += split(w, LEX_WORDS, rows[n].words);
+        n++;
+    }
+    lex.r = calloc(n + 1, sizeof *lex.r);
+    lex.erow = calloc(words + 1, sizeof *lex.erow);
+    lex.enext = calloc(words + 1, sizeof *lex.enext);
+    wg_strmap__init(&lex.map, 1);
+    if (!lex.r || !lex.erow || !lex.enext)
+        return -1;
+    size_t e = 0;
+    for (size_t i = 0; i < n; i++) {
+        lexrow *r = &lex.r[i];
+        r->category = rows[i].category;
+        size_t nm = split(w, LEX_WORDS, rows[i].means);
+        r->means = calloc(nm + 1, sizeof *r->means);
+        r->means_len = calloc(nm + 1, sizeof *r->means_len);
+        if (!r->means || !r->means_len)
+            return -1;
+        for (size_t k = 0; k < nm; k++) {
+            if (!(r->means[k] = strdup(w[k])))
+                return -1;
+            r->means_len[k] = strlen(w[k]);
+        }
+        r->nmeans = nm;
+        size_t nw = split(w, LEX_WORDS, rows[i].words);
+        for (size_t k = 0; k < nw; k++) {
+            size_t len = strlen(w[k]);
+            /* the same stem twice in one row counts once */
+            uint32_t head = wg_strmap__get(&lex.map, w[k], len), dup = 0;
+            for (uint32_t x = head; x != UINT32_MAX; x = lex.enext[x])
+                dup |= lex.erow[x] == i;
+            if (dup)
+                continue;
+            lex.erow[e] = (uint32_t)i;
+            lex.enext[e] = UINT32_MAX;
+            uint32_t old;
+            if (wg_strmap__put(&lex.map, w[k], len, (uint32_t)e, &old) < 0)
+                return -1;
+            if (old != UINT32_MAX) {   /* append to the chain of this stem */
+                while (lex.enext[old] != UINT32_MAX)
+                    old = lex.enext[old];
+                lex.enext[old] = (uint32_t)e;
+            }
+            e++;
+        }
+    }
+    lex.n = n;
+    lex.nentries = e;
+    return 0;
+}
+
+static void init(void)
+{
+    lex.ok = build() == 0;
+}
+
+void wg_catalog__lexicon(const char *stem, size_t len, float wword, float wvote,
+                         wg_cat_intent_fn fn, void *ctx)
+{
+    pthread_once(&lex_once, init);
+    if (!lex.ok)
+        return;
+    uint32_t head = wg_strmap__get(&lex.map, stem, len);
+    if (head == UINT32_MAX)
+        return;
+    size_t nrows = 0;
+    for (uint32_t x = head; x != UINT32_MAX; x = lex.enext[x])
+        nrows++;
+    /* a word in k rows gives each of them 1/k of a vote */
+    float vote = wvote / (float)nrows;
+    for (uint32_t x = head; x != UINT32_MAX; x = lex.enext[x]) {
+        const lexrow *r = &lex.r[lex.erow[x]];
+        for (size_t m = 0; m < r->nmeans; m++)
+            fn(ctx, r->means[m], r->means_len[m], -1, wword);
+        fn(ctx, NULL, 0, r->category, vote);
+    }
+}

@@ -33,13 +33,13 @@ static const struct {
     { COMM, "message channel chat team",
       "tell notify ping announce announcement broadcast shout post mention reply thread "
       "room chatroom teammates everyone folks crew guild community server group members "
-      "update standup huddle reminder celebrate congratulate welcome dm pm" },
+      "update standup huddle reminder celebrate congratulate welcome dm pm inform share kudos shoutout ask" },
     { COMM, "sms message phone call",
       "texting sms mobile cellphone cell number dial voicemail caller callback otp "
       "verification hotline landline whatsapp patient patients" },
     { COMM, "email mail send inbox",
       "mail emails mailbox unread reply forward cc bcc draft recipient recipients "
-      "subject letter correspondence" },
+      "subject letter correspondence sender unsubscribe" },
     { COMM, "customer support conversations",
       "helpdesk complaint complaints support conversation conversations agent agents" },
 
@@ -49,10 +49,10 @@ static const struct {
       "interview webinar postpone reschedule booked calendar week weekly weekday weekend "
       "morning afternoon evening tonight noon pm am tomorrow yesterday holiday pto ooo "
       "invite invitation attendees rsvp recurring biweekly quarterly january february "
-      "march april may june july august september october november december" },
+      "march april may june july august september october november december free busy conflict overlap timeslot dentist doctor haircut birthday anniversary 30min" },
     { PROD, "tasks todo",
       "chore chores errand errands task tasks assign assignee assigned deadline due overdue "
-      "priority checklist followup remind" },
+      "priority checklist followup remind grocery groceries shopping laundry pending finish complete" },
     { PROD, "issues tracker projects",
       "ticket tickets bug bugs issue issues epic story stories sprint triage backlog "
       "milestone roadmap estimate estimates" },
@@ -60,7 +60,7 @@ static const struct {
       "kanban column lane swimlane board card cards" },
     { PROD, "notes pages knowledge",
       "jot note notes idea ideas thought thoughts journal diary brainstorm memo scribble "
-      "wiki page handbook playbook runbook onboarding  minutes" },
+      "wiki page handbook playbook runbook onboarding  minutes capture bookmark recipe" },
     { PROD, "documents docs pages",
       "doc document write essay proposal spec writeup outline draft" },
     { PROD, "sheets spreadsheets rows",
@@ -74,7 +74,7 @@ static const struct {
     /* Files */
     { FILES, "files folder",
       "file folder folders directory directories desktop downloads rename copy move "
-      "delete zip unzip archive path paths local disk duplicate duplicates" },
+      "delete zip unzip archive path paths local disk duplicate duplicates attachment shared xlsx" },
     { FILES, "convert extract text pdf markdown",
       "pdf pdfs scan scanned ocr docx pptx convert conversion epub extract parse parsing "
       "plaintext receipt" },
@@ -85,16 +85,16 @@ static const struct {
     { WEB, "web search",
       "google search lookup look online internet news headlines latest trending happened "
       "article articles blog reviews compare best recommend cheapest deal deals "
-      "everything anything" },
+      "everything anything sports score scores game movie lyrics population wikipedia definition fact facts tech" },
     { WEB, "browser click forms pages",
       "click button buttons login signin submit website site navigate tab automate "
-      "checkin portal form booking captcha" },
+      "checkin portal form booking captcha register fill web" },
     { WEB, "scrape extract crawl",
       "scrape scraping crawl crawling harvest collect gather listings catalogue sitemap "
       "competitor competitors" },
     { WEB, "research papers academic",
       "study studies paper papers journal journals citation citations cite literature "
-      "preprint thesis scientific science clinical medical disease drug trials" },
+      "preprint thesis scientific science clinical medical disease drug trials health symptoms treatment gene protein cancer vaccine" },
     { WEB, "reddit forum community",
       "subreddit forum forums upvote upvotes" },
     { WEB, "vacation rental stays listings",
@@ -104,9 +104,9 @@ static const struct {
     { CODE, "repository pull request commits",
       "pr prs merge merged branch branches commit commits diff review reviewer reviewers "
       "fork clone push pushed repo repos tag tags changelog blame contributor contributors "
-      "maintainer" },
+      "maintainer upstream star stars pull" },
     { CODE, "run code execute python sandbox",
-      "run execute script snippet python javascript evaluate interpreter" },
+      "run execute script snippet python javascript evaluate interpreter regex program" },
     { CODE, "documentation library docs",
       "api reference sdk library libraries framework usage example examples tutorial" },
     { CODE, "components react frontend",
@@ -118,7 +118,7 @@ static const struct {
     /* Database */
     { DB, "database sql query tables",
       "table tables query queries join joins rows column schema migration migrations "
-      "orders count aggregate average sum database db" },
+      "orders count aggregate average sum database db insert upsert crud collection" },
     { DB, "cache key value",
       "cache cached caching counter counters leaderboard session sessions ttl expire "
       "expiry ratelimit throttle memory" },
@@ -136,7 +136,7 @@ static const struct {
     { ANALYTICS, "analytics traffic visitors reports",
       "visitors visits pageviews bounce referrer referrers referral utm conversions converted "
       "trial trials signups cohort cohorts retention churn dau mau engagement funnel "
-      "audience pages" },
+      "audience pages growth popular clicks ctr active" },
     { ANALYTICS, "metrics dashboard",
       "dashboard dashboards metric metrics kpi kpis trend trends weekly report reports" },
     { ANALYTICS, "chart visualization",
@@ -151,10 +151,10 @@ static const struct {
     /* Cloud */
     { CLOUD, "deploy hosting",
       "deploy deployed deploying host hosting publish launch site staging production prod "
-      "release live" },
+      "release live website ssl certificate https cdn" },
     { CLOUD, "kubernetes pods cluster",
       "replica replicas pod pods node nodes cluster clusters namespace helm scale scaling "
-      "autoscale container containers running" },
+      "autoscale container containers running vm instance instances region" },
     { CLOUD, "infrastructure as code terraform",
       "infrastructure provision provisioning stack stacks resources iac plan" },
     { CLOUD, "cost pricing",
@@ -169,21 +169,23 @@ static const struct {
     /* DevTools */
     { DEV, "errors exceptions crash",
       "crash crashes crashed crashing error errors exception exceptions stacktrace "
-      "traceback failing broken regression throwing" },
+      "traceback failing broken regression throwing debug debugging leak" },
     { DEV, "monitoring metrics latency traces",
       "slow slower slowness latency timeout timeouts timing degraded performance uptime "
-      "downtime offline down healthcheck apm trace traces requests" },
+      "downtime offline down healthcheck apm trace traces requests profiling health status log logs" },
     { DEV, "incidents on-call alert",
       "incident incidents outage outages oncall pager alert alerts alerting escalate "
       "postmortem sev" },
     { DEV, "ci pipeline build tests",
-      "ci build builds pipeline flaky test tests failed green red job" },
+      "ci build builds pipeline flaky test tests failed green red job qa unit e2e" },
     { DEV, "feature flag rollout",
       "flag flags toggle rollout beta canary experiment gradual" },
     { DEV, "api testing requests",
       "endpoint endpoints request requests curl rest" },
     { DEV, "docker containers",
       "docker container containers image compose" },
+    { DEV, "cross browser testing real devices",
+      "safari firefox edge browsers devices cross" },
     { DEV, "mobile app emulator",
       "android ios iphone ipad emulator simulator apk tablet" },
     { DEV, "message queue",
@@ -193,10 +195,10 @@ static const struct {
     { BIZ, "payments billing subscription checkout",
       "pay paid payment payments charge charged refund refunds subscription subscriptions "
       "plan plans trial mrr arr invoice invoices card checkout coupon discount payout "
-      "revenue cancel upgrade downgrade" },
+      "revenue cancel upgrade downgrade transaction transactions merchant" },
     { BIZ, "accounting invoices expenses",
       "bookkeeping books expenses expense receipt receipts reconcile tax vat ledger profit "
-      "loss balance budget" },
+      "loss balance budget bank payroll salary" },
     { BIZ, "crm contacts deals leads",
       "lead leads deal deals prospect prospects opportunity opportunities account accounts "
       "client clients contact contacts followup customer customers" },
@@ -218,34 +220,34 @@ static const struct {
     { AI, "rag knowledge retrieval documents",
       "knowledge retrieval rag corpus" },
     { AI, "llm traces prompts evaluation",
-      "prompt prompts llm eval evals hallucination model models" },
+      "prompt prompts llm eval evals hallucination model models inference classify sentiment gpt" },
 
     /* Security */
     { SEC, "malware threat reputation",
       "malicious malware trojan virus ransomware phishing suspicious scam spam safe unsafe "
-      "dangerous attachment download exe infected" },
+      "dangerous attachment download exe infected breach hacked compromised exposed leak firewall" },
     { SEC, "vulnerability security scan",
       "vulnerable vulnerability vulnerabilities cve cves exploit injection xss dependency "
-      "dependencies patch insecure" },
+      "dependencies patch insecure pentest owasp sast" },
     { SEC, "secrets vault passwords",
       "secret secrets password passwords credential credentials token tokens key keys rotate" },
     { SEC, "authentication login users",
       "login logins signin sso mfa 2fa oauth identity role roles permission permissions "
-      "access admin" },
+      "access admin locked lockout account" },
     { SEC, "audit trail events",
       "audit compliance who" },
 
     /* Media */
     { MEDIA, "speech voice audio",
-      "voice voiceover narration narrator speak spoken audio audiobook podcast" },
+      "voice voiceover narration narrator speak spoken audio audiobook podcast sound music song jingle sfx" },
     { MEDIA, "transcription speech to text audio",
       "transcribe transcript transcription recording recordings dictation subtitles "
       "captions interview" },
     { MEDIA, "image generation illustration",
       "image images picture pictures photo photos drawing draw art artwork illustration "
-      "icon banner thumbnail poster wallpaper" },
+      "icon banner thumbnail poster wallpaper gif meme crop resize background sticker" },
     { MEDIA, "video editing clips",
-      "video videos clip clips trim cut teaser trailer montage reel footage" },
+      "video videos clip clips trim cut teaser trailer montage reel footage animation animate motion" },
     { MEDIA, "design mockup",
       "design mockup wireframe prototype" },
     { MEDIA, "diagram flowchart",
@@ -255,24 +257,24 @@ static const struct {
 
     /* Utilities */
     { UTIL, "time zone clock",
-      "hour hours clock timezone utc gmt pst est cet" },
+      "hour hours clock timezone utc gmt pst est cet midnight daylight dst" },
     { UTIL, "maps directions places",
       "map maps directions route address addresses nearby distance km miles drive walk "
-      "walking driving commute restaurant cafe coffee shop station" },
+      "walking driving commute restaurant cafe coffee shop station located zip postcode coordinates latitude longitude geocode pharmacy hospital gas parking hike trail" },
     { UTIL, "weather forecast",
       "weather forecast rain raining snow snowing sunny hot cold degrees celsius "
-      "fahrenheit umbrella wind storm humid" },
+      "fahrenheit umbrella wind storm humid hail frost heatwave uv sunrise sunset" },
     { UTIL, "calculator arithmetic",
       "calculate compute total average percent percentage math square root multiply "
-      "divide" },
+      "divide plus minus sqrt tip" },
     { UTIL, "smart home lights",
       "lamp lamps light lights dim brighten thermostat heating heater aircon fan lock "
-      "door garage bedroom kitchen vacuum appliance plug switch" },
+      "door garage bedroom kitchen vacuum appliance plug switch oven tv speaker blinds curtains alarm doorbell" },
     { UTIL, "flight status",
       "flight flights plane airport arrival arrivals departure departures landed landing "
-      "takeoff airline" },
+      "takeoff airline gate delayed layover boarding" },
     { UTIL, "shell terminal command",
-      "terminal command commands bash shell process processes cpu disk memory grep" },
+      "terminal command commands bash shell process processes cpu disk memory grep ls install package brew apt pip kill port" },
     { UTIL, "ssh remote server",
       "ssh remote host box vm machine" },
     { UTIL, "translation language",

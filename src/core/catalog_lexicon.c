@@ -26,22 +26,23 @@ enum { DB, FILES, WEB, CODE, COMM, PROD, ANALYTICS, CLOUD, DEV, BIZ, AI, SEC, ME
 
 static const struct {
     int category;
-    const char *means;   /* words searched for */
-    const char *words;   /* words of the need */
+    const char *means;     /* words searched for */
+    const char *words;     /* words of the need */
+    const char *anchors;   /* words that name the row's thing outright: a full vote */
 } rows[] = {
     /* Communication */
     { COMM, "message channel chat team",
       "tell notify ping announce announcement broadcast shout post mention reply thread "
       "room chatroom teammates everyone folks crew guild community server group members "
-      "update standup huddle reminder celebrate congratulate welcome dm pm inform share kudos shoutout ask" },
+      "update standup huddle reminder celebrate congratulate welcome dm pm inform share kudos shoutout ask", NULL },
     { COMM, "sms message phone call",
       "texting sms mobile cellphone cell number dial voicemail caller callback otp "
-      "verification hotline landline whatsapp patient patients" },
+      "verification hotline landline whatsapp patient patients", NULL },
     { COMM, "email mail send inbox",
       "mail emails mailbox unread reply forward cc bcc draft recipient recipients "
-      "subject letter correspondence sender unsubscribe" },
+      "subject letter correspondence sender unsubscribe", "email inbox" },
     { COMM, "customer support conversations",
-      "helpdesk complaint complaints support conversation conversations agent agents" },
+      "helpdesk complaint complaints support conversation conversations agent agents", NULL },
 
     /* Productivity */
     { PROD, "calendar events meeting schedule",
@@ -49,241 +50,244 @@ static const struct {
       "interview webinar postpone reschedule booked calendar week weekly weekday weekend "
       "morning afternoon evening tonight noon pm am tomorrow yesterday holiday pto ooo "
       "invite invitation attendees rsvp recurring biweekly quarterly january february "
-      "march april may june july august september october november december free busy conflict overlap timeslot dentist doctor haircut birthday anniversary 30min" },
+      "march april may june july august september october november december free busy conflict overlap timeslot dentist doctor haircut birthday anniversary 30min", "calendar" },
     { PROD, "tasks todo",
       "chore chores errand errands task tasks assign assignee assigned deadline due overdue "
-      "priority checklist followup remind grocery groceries shopping laundry pending finish complete" },
+      "priority checklist followup remind grocery groceries shopping laundry pending finish complete", NULL },
     { PROD, "issues tracker projects",
       "ticket tickets bug bugs issue issues epic story stories sprint triage backlog "
-      "milestone roadmap estimate estimates" },
+      "milestone roadmap estimate estimates", "ticket tickets bug" },
     { PROD, "boards cards",
-      "kanban column lane swimlane board card cards" },
+      "kanban column lane swimlane board card cards", NULL },
     { PROD, "notes pages knowledge",
       "jot note notes idea ideas thought thoughts journal diary brainstorm memo scribble "
-      "wiki page handbook playbook runbook onboarding  minutes capture bookmark recipe" },
+      "wiki page handbook playbook runbook minutes capture bookmark recipe", NULL },
     { PROD, "documents docs pages",
-      "doc document write essay proposal spec writeup outline draft" },
+      "doc document write essay proposal spec writeup outline draft", NULL },
     { PROD, "sheets spreadsheets rows",
-      "column columns cell cells formula vlookup tab sheet spreadsheet rows tally" },
+      "column columns cell cells formula vlookup tab sheet spreadsheet rows tally", "spreadsheet" },
     { PROD, "forms",
-      "form forms survey surveys poll polls questionnaire feedback responses" },
+      "form forms survey surveys poll polls questionnaire feedback responses", NULL },
     { PROD, "automation workflow",
       "automate automation automatically workflow workflows zap whenever trigger triggers "
-      "integrate integration glue" },
+      "integrate integration glue", NULL },
 
     /* Files */
     { FILES, "files folder",
-      "file folder folders directory directories desktop downloads rename copy move "
-      "delete zip unzip archive path paths local disk duplicate duplicates attachment shared xlsx" },
+      "saved somewhere locate misplaced lost file folder folders directory directories desktop downloads rename copy move "
+      "delete zip unzip archive path paths local disk duplicate duplicates attachment shared xlsx", NULL },
     { FILES, "convert extract text pdf markdown",
       "pdf pdfs scan scanned ocr docx pptx convert conversion epub extract parse parsing "
-      "plaintext receipt" },
+      "plaintext receipt", NULL },
     { FILES, "presentation slides",
-      "pitch slide slides keynote deck" },
+      "pitch slide slides keynote deck", NULL },
 
     /* Web */
     { WEB, "web search",
       "google search lookup look online internet news headlines latest trending happened "
       "article articles blog reviews compare best recommend cheapest deal deals "
-      "everything anything sports score scores game movie lyrics population wikipedia definition fact facts tech" },
+      "everything anything sports score scores game movie lyrics population wikipedia definition fact facts tech", NULL },
     { WEB, "browser click forms pages",
       "click button buttons login signin submit website site navigate tab automate "
-      "checkin portal form booking captcha register fill web" },
+      "checkin portal form booking captcha register fill web", NULL },
     { WEB, "scrape extract crawl",
       "scrape scraping crawl crawling harvest collect gather listings catalogue sitemap "
-      "competitor competitors" },
+      "competitor competitors", NULL },
     { WEB, "research papers academic",
       "study studies paper papers journal journals citation citations cite literature "
-      "preprint thesis scientific science clinical medical disease drug trials health symptoms treatment gene protein cancer vaccine" },
+      "preprint thesis scientific science clinical medical disease drug trials health symptoms treatment gene protein cancer vaccine", NULL },
     { WEB, "reddit forum community",
-      "subreddit forum forums upvote upvotes" },
+      "subreddit forum forums upvote upvotes", NULL },
     { WEB, "vacation rental stays listings",
-      "hotel hotels lodging stay stays night nights getaway villa hostel bnb rent" },
+      "hotel hotels lodging stay stays night nights getaway villa hostel bnb rent", NULL },
 
     /* Code */
     { CODE, "repository pull request commits",
       "pr prs merge merged branch branches commit commits diff review reviewer reviewers "
       "fork clone push pushed repo repos tag tags changelog blame contributor contributors "
-      "maintainer upstream star stars pull" },
+      "maintainer upstream star stars pull", "repo repository repositories" },
     { CODE, "run code execute python sandbox",
-      "run execute script snippet python javascript evaluate interpreter regex program" },
+      "run execute script snippet python javascript evaluate interpreter regex program", NULL },
     { CODE, "documentation library docs",
-      "api reference sdk library libraries framework usage example examples tutorial" },
+      "api reference sdk library libraries framework usage example examples tutorial", NULL },
     { CODE, "components react frontend",
-      "component components navbar modal ui frontend landing tailwind css widget" },
+      "component components navbar modal ui frontend tailwind css widget", NULL },
+    { CODE, "lint code style",
+      "formatting formatter prettier style warnings unused", "lint linter linting" },
     { CODE, "symbols references code",
       "function functions class classes method methods definition references rename "
-      "refactor symbol callers caller implementation" },
+      "refactor symbol callers caller implementation", NULL },
 
     /* Database */
     { DB, "database sql query tables",
-      "table tables query queries join joins rows column schema migration migrations "
-      "orders count aggregate average sum database db insert upsert crud collection" },
+      "query queries join joins rows column schema migration migrations "
+      "orders count aggregate average sum insert upsert crud collection", "database databases db sql table tables" },
     { DB, "cache key value",
       "cache cached caching counter counters leaderboard session sessions ttl expire "
-      "expiry ratelimit throttle memory" },
+      "expiry ratelimit throttle memory", NULL },
     { DB, "vector embeddings semantic similarity search",
       "similar similarity semantic embedding embeddings meaning related resemble alike "
-      "duplicate duplicates" },
+      "duplicate duplicates", NULL },
     { DB, "graph database nodes relationships",
-      "graph relationships connected connection connections nodes" },
+      "graph relationships connected connection connections nodes", NULL },
     { DB, "slow queries index performance tuning",
-      "slow index indexes explain tune tuning optimize vacuum deadlock forever" },
+      "slow index indexes explain tune tuning optimize vacuum deadlock forever", NULL },
     { DB, "time series sensor",
-      "sensor sensors readings telemetry" },
+      "sensor sensors readings telemetry", NULL },
 
     /* Analytics */
     { ANALYTICS, "analytics traffic visitors reports",
-      "visitors visits pageviews bounce referrer referrers referral utm conversions converted "
+      "abandon abandoned dropoff onboarding visitors visits pageviews bounce referrer referrers referral utm conversions converted "
       "trial trials signups cohort cohorts retention churn dau mau engagement funnel "
-      "audience pages growth popular clicks ctr active" },
+      "audience pages growth popular clicks ctr active", "analytics" },
     { ANALYTICS, "metrics dashboard",
-      "dashboard dashboards metric metrics kpi kpis trend trends weekly report reports" },
+      "dashboard dashboards metric metrics kpi kpis trend trends weekly report reports", NULL },
     { ANALYTICS, "chart visualization",
-      "chart charts plot graph bar pie histogram visualize visualise" },
+      "chart charts plot graph bar pie histogram visualize visualise", NULL },
     { ANALYTICS, "seo keywords search console",
-      "seo ranking rankings keyword keywords backlinks serp organic impressions" },
+      "seo ranking rankings keyword keywords backlinks serp organic impressions", NULL },
     { ANALYTICS, "data pipeline etl",
-      "etl pipeline pipelines dag ingest ingestion transform warehouse job jobs nightly" },
+      "etl pipeline pipelines dag ingest ingestion transform warehouse job jobs nightly", NULL },
     { ANALYTICS, "forecast prediction",
-      "predict prediction projection projections demand" },
+      "predict prediction projection projections demand", NULL },
 
     /* Cloud */
     { CLOUD, "deploy hosting",
-      "deploy deployed deploying host hosting publish launch site staging production prod "
-      "release live website ssl certificate https cdn" },
+      "deploy deployed deploying host hosting publish launch site staging production prod landing "
+      "release live website ssl certificate https cdn", NULL },
     { CLOUD, "kubernetes pods cluster",
       "replica replicas pod pods node nodes cluster clusters namespace helm scale scaling "
-      "autoscale container containers running vm instance instances region" },
+      "autoscale container containers running vm instance instances region", "kubernetes k8s" },
     { CLOUD, "infrastructure as code terraform",
-      "infrastructure provision provisioning stack stacks resources iac plan" },
+      "infrastructure provision provisioning stack stacks resources iac plan", NULL },
     { CLOUD, "cost pricing",
-      "cost costs pricing price spend spending expensive cheaper ec2 paying" },
+      "cost costs pricing price spend spending expensive cheaper ec2 paying", NULL },
     { CLOUD, "dns domains",
-      "mx spf dkim dmarc ttl propagate propagation registrar domain domains" },
+      "mx spf dkim dmarc ttl propagate propagation registrar domain domains", "dns" },
     { CLOUD, "storage bucket",
-      "bucket buckets upload uploads object objects backup backups" },
+      "bucket buckets upload uploads object objects backup backups", NULL },
     { CLOUD, "serverless functions",
-      "function lambda serverless invoke cron" },
+      "function lambda serverless invoke cron", NULL },
 
     /* DevTools */
     { DEV, "errors exceptions crash",
       "crash crashes crashed crashing error errors exception exceptions stacktrace "
-      "traceback failing broken regression throwing debug debugging leak" },
+      "traceback failing broken regression throwing debug debugging leak", NULL },
     { DEV, "monitoring metrics latency traces",
-      "slow slower slowness latency timeout timeouts timing degraded performance uptime "
-      "downtime offline down healthcheck apm trace traces requests profiling health status log logs" },
+      "cpu slow slower slowness latency timeout timeouts timing degraded performance uptime "
+      "downtime offline down healthcheck apm trace traces requests profiling health status log logs", NULL },
     { DEV, "incidents on-call alert",
       "incident incidents outage outages oncall pager alert alerts alerting escalate "
-      "postmortem sev" },
+      "postmortem sev", NULL },
     { DEV, "ci pipeline build tests",
-      "ci build builds pipeline flaky test tests failed green red job qa unit e2e" },
+      "ci build builds pipeline flaky test tests failed green red job qa unit e2e", NULL },
     { DEV, "feature flag rollout",
-      "flag flags toggle rollout beta canary experiment gradual" },
+      "flag flags toggle rollout beta canary experiment gradual", NULL },
     { DEV, "api testing requests",
-      "endpoint endpoints request requests curl rest" },
+      "endpoint endpoints request requests curl rest", NULL },
     { DEV, "docker containers",
-      "docker container containers image compose" },
+      "docker container containers image compose", NULL },
     { DEV, "cross browser testing real devices",
-      "safari firefox edge browsers devices cross" },
+      "safari firefox edge browsers devices cross", NULL },
     { DEV, "mobile app emulator",
-      "android ios iphone ipad emulator simulator apk tablet" },
+      "android ios iphone ipad emulator simulator apk tablet", NULL },
     { DEV, "message queue",
-      "queue queues broker consumer consumers backlog" },
+      "queue queues broker consumer consumers backlog", NULL },
 
     /* Business */
     { BIZ, "payments billing subscription checkout",
       "pay paid payment payments charge charged refund refunds subscription subscriptions "
       "plan plans trial mrr arr invoice invoices card checkout coupon discount payout "
-      "revenue cancel upgrade downgrade transaction transactions merchant" },
+      "revenue cancel upgrade downgrade transaction transactions merchant", NULL },
     { BIZ, "accounting invoices expenses",
       "bookkeeping books expenses expense receipt receipts reconcile tax vat ledger profit "
-      "loss balance budget bank payroll salary" },
+      "loss balance budget bank payroll salary", NULL },
     { BIZ, "crm contacts deals leads",
       "lead leads deal deals prospect prospects opportunity opportunities account accounts "
-      "client clients contact contacts followup customer customers" },
+      "client clients contact contacts followup customer customers", NULL },
     { BIZ, "ecommerce store products orders",
-      "store shop storefront product products inventory order orders cart sku" },
+      "store shop storefront product products inventory order orders cart sku", NULL },
     { BIZ, "signature contracts",
-      "sign signing signed countersign nda contract contracts agreement agreements lease" },
+      "sign signing signed countersign nda contract contracts agreement agreements lease", NULL },
     { BIZ, "stock market quotes",
       "stock stocks ticker share portfolio market euro dollar dollars currency exchange "
-      "forex fx crypto bitcoin yen pound" },
+      "forex fx crypto bitcoin yen pound", NULL },
 
     /* AI & ML */
     { AI, "memory remember",
-      "remember recall forget preference preferences prefer memorize" },
+      "remember recall forget preference preferences prefer memorize", NULL },
     { AI, "reasoning thinking",
-      "think plan reason reasoning tradeoffs pros cons" },
+      "think plan reason reasoning tradeoffs pros cons", NULL },
     { AI, "research answer",
-      "explain research question answer summarize summary" },
+      "explain research question answer summarize summary", NULL },
     { AI, "rag knowledge retrieval documents",
-      "knowledge retrieval rag corpus" },
+      "knowledge retrieval rag corpus", NULL },
     { AI, "llm traces prompts evaluation",
-      "prompt prompts llm eval evals hallucination model models inference classify sentiment gpt" },
+      "prompt prompts llm eval evals hallucination model models inference classify sentiment gpt", NULL },
 
     /* Security */
     { SEC, "malware threat reputation",
       "malicious malware trojan virus ransomware phishing suspicious scam spam safe unsafe "
-      "dangerous attachment download exe infected breach hacked compromised exposed leak firewall" },
+      "dangerous attachment download exe infected breach hacked compromised exposed leak firewall", NULL },
     { SEC, "vulnerability security scan",
       "vulnerable vulnerability vulnerabilities cve cves exploit injection xss dependency "
-      "dependencies patch insecure pentest owasp sast" },
+      "dependencies patch insecure pentest owasp sast", NULL },
     { SEC, "secrets vault passwords",
-      "secret secrets password passwords credential credentials token tokens key keys rotate" },
+      "secret secrets password passwords credential credentials token tokens key keys rotate", NULL },
     { SEC, "authentication login users",
       "login logins signin sso mfa 2fa oauth identity role roles permission permissions "
-      "access admin locked lockout account" },
+      "access admin locked lockout account", NULL },
     { SEC, "audit trail events",
-      "audit compliance who" },
+      "audit compliance who", NULL },
 
     /* Media */
     { MEDIA, "speech voice audio",
-      "voice voiceover narration narrator speak spoken audio audiobook podcast sound music song jingle sfx" },
+      "voice voiceover narration narrator speak spoken audio audiobook podcast sound music song jingle sfx", NULL },
     { MEDIA, "transcription speech to text audio",
       "transcribe transcript transcription recording recordings dictation subtitles "
-      "captions interview" },
+      "captions interview", NULL },
     { MEDIA, "image generation illustration",
       "image images picture pictures photo photos drawing draw art artwork illustration "
-      "icon banner thumbnail poster wallpaper gif meme crop resize background sticker" },
+      "icon banner thumbnail poster wallpaper gif meme crop resize background sticker", NULL },
     { MEDIA, "video editing clips",
-      "video videos clip clips trim cut teaser trailer montage reel footage animation animate motion" },
+      "video videos clip clips trim cut teaser trailer montage reel footage animation animate motion", NULL },
     { MEDIA, "design mockup",
-      "design mockup wireframe prototype" },
+      "design mockup wireframe prototype", NULL },
     { MEDIA, "diagram flowchart",
-      "diagram flowchart uml sequence architecture" },
+      "diagram flowchart uml sequence architecture", NULL },
     { MEDIA, "3d model render",
-      "3d render scene mesh" },
+      "3d render scene mesh", NULL },
 
     /* Utilities */
     { UTIL, "time zone clock",
-      "hour hours clock timezone utc gmt pst est cet midnight daylight dst" },
+      "hour hours clock timezone utc gmt pst est cet midnight daylight dst", NULL },
     { UTIL, "maps directions places",
       "map maps directions route address addresses nearby distance km miles drive walk "
-      "walking driving commute restaurant cafe coffee shop station located zip postcode coordinates latitude longitude geocode pharmacy hospital gas parking hike trail" },
+      "walking driving commute restaurant cafe coffee shop station located zip postcode coordinates latitude longitude geocode pharmacy hospital gas parking hike trail", NULL },
     { UTIL, "weather forecast",
-      "weather forecast rain raining snow snowing sunny hot cold degrees celsius "
-      "fahrenheit umbrella wind storm humid hail frost heatwave uv sunrise sunset" },
+      "forecast rain raining snow gloves scarf boots shorts snowing sunny hot cold degrees celsius "
+      "fahrenheit umbrella wind storm humid hail frost heatwave uv sunrise sunset", "weather" },
     { UTIL, "calculator arithmetic",
       "calculate compute total average percent percentage math square root multiply "
-      "divide plus minus sqrt tip" },
+      "divide plus minus sqrt tip", NULL },
     { UTIL, "smart home lights",
       "lamp lamps light lights dim brighten thermostat heating heater aircon fan lock "
-      "door garage bedroom kitchen vacuum appliance plug switch oven tv speaker blinds curtains alarm doorbell" },
+      "door garage bedroom kitchen vacuum appliance plug switch oven tv speaker blinds curtains alarm doorbell", NULL },
     { UTIL, "flight status",
       "flight flights plane airport arrival arrivals departure departures landed landing "
-      "takeoff airline gate delayed layover boarding" },
+      "takeoff airline gate delayed layover boarding", NULL },
     { UTIL, "shell terminal command",
-      "terminal command commands bash shell process processes cpu disk memory grep ls install package brew apt pip kill port" },
+      "terminal command commands bash shell process processes cpu disk memory grep ls install package brew apt pip kill port", NULL },
     { UTIL, "ssh remote server",
-      "ssh remote host box vm machine" },
+      "ssh remote host box vm machine", NULL },
     { UTIL, "translation language",
       "translate translation translator language languages localize localization "
-      "multilingual" },
-    { 0, NULL, NULL },
+      "multilingual", NULL },
+    { 0, NULL, NULL, NULL },
 };
 
-#define LEX_WORDS 64
+#define LEX_WORDS  96
+#define LEX_ANCHOR 2.0f   /* an anchor's vote, in plain words' votes */
 
 typedef struct {
     char **means;
@@ -298,6 +302,7 @@ static struct {
     wg_strmap map;      /* word stem -> first entry of its chain */
     uint32_t *erow;     /* entry -> row */
     uint32_t *enext;    /* entry -> next entry with the same stem */
+    unsigned char *eanchor;   /* entry is one of its row's anchors */
     size_t nentries;
     int ok;
 } lex;
@@ -332,13 +337,16 @@ static int build(void)
     char w[LEX_WORDS][WG_CAT_WORD_MAX + 4];
     while (rows[n].words) {
         words += split(w, LEX_WORDS, rows[n].words);
+        if (rows[n].anchors)
+            words += split(w, LEX_WORDS, rows[n].anchors);
         n++;
     }
     lex.r = calloc(n + 1, sizeof *lex.r);
     lex.erow = calloc(words + 1, sizeof *lex.erow);
     lex.enext = calloc(words + 1, sizeof *lex.enext);
+    lex.eanchor = calloc(words + 1, 1);
     wg_strmap__init(&lex.map, 1);
-    if (!lex.r || !lex.erow || !lex.enext)
+    if (!lex.r || !lex.erow || !lex.enext || !lex.eanchor)
         return -1;
     size_t e = 0;
     for (size_t i = 0; i < n; i++) {
@@ -355,7 +363,9 @@ static int build(void)
             r->means_len[k] = strlen(w[k]);
         }
         r->nmeans = nm;
-        size_t nw = split(w, LEX_WORDS, rows[i].words);
+        size_t nw = split(w, LEX_WORDS, rows[i].words), nplain = nw;
+        if (rows[i].anchors)
+            nw += split(w + nw, LEX_WORDS - nw, rows[i].anchors);
         for (size_t k = 0; k < nw; k++) {
             size_t len = strlen(w[k]);
             /* the same stem twice in one row counts once */
@@ -366,6 +376,7 @@ static int build(void)
                 continue;
             lex.erow[e] = (uint32_t)i;
             lex.enext[e] = UINT32_MAX;
+            lex.eanchor[e] = k >= nplain;
             uint32_t old;
             if (wg_strmap__put(&lex.map, w[k], len, (uint32_t)e, &old) < 0)
                 return -1;
@@ -399,12 +410,13 @@ void wg_catalog__lexicon(const char *stem, size_t len, float wword, float wvote,
     size_t nrows = 0;
     for (uint32_t x = head; x != UINT32_MAX; x = lex.enext[x])
         nrows++;
-    /* a word in k rows gives each of them 1/k of a vote */
-    float vote = wvote / (float)nrows;
+    /* a word in k rows gives each of them 1/k of a vote; an anchor (a word
+     * naming the row's thing: "database", "calendar") votes LEX_ANCHOR times */
     for (uint32_t x = head; x != UINT32_MAX; x = lex.enext[x]) {
         const lexrow *r = &lex.r[lex.erow[x]];
         for (size_t m = 0; m < r->nmeans; m++)
             fn(ctx, r->means[m], r->means_len[m], -1, wword);
+        float vote = wvote / (float)nrows * (lex.eanchor[x] ? LEX_ANCHOR : 1.0f);
         fn(ctx, NULL, 0, r->category, vote);
     }
 }

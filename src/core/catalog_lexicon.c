@@ -32,257 +32,257 @@ static const struct {
 } rows[] = {
     /* Communication */
     { COMM, "message channel chat team",
-      "tell notify ping announce announcement broadcast shout post mention reply thread "
-      "room chatroom teammates everyone folks crew guild community server group members "
-      "update standup huddle reminder celebrate congratulate welcome dm pm inform share kudos shoutout ask", NULL },
+   "tell notify ping announce announcement broadcast shout post mention reply thread "
+   "room chatroom teammates everyone folks crew guild community server group members "
+   "update standup huddle reminder celebrate congratulate welcome dm pm inform share kudos shoutout ask", NULL },
     { COMM, "sms message phone call",
-      "texting sms mobile cellphone cell number dial voicemail caller callback otp "
-      "verification hotline landline whatsapp patient patients", NULL },
+   "texting sms mobile cellphone cell number dial voicemail caller callback otp "
+   "verification hotline landline whatsapp patient patients", NULL },
     { COMM, "email mail send inbox",
-      "mail emails mailbox unread reply forward cc bcc draft recipient recipients "
-      "subject letter correspondence sender unsubscribe", "email inbox" },
+   "mail emails mailbox unread reply forward cc bcc draft recipient recipients "
+   "subject letter correspondence sender unsubscribe", "email inbox" },
     { COMM, "customer support conversations",
-      "helpdesk complaint complaints support conversation conversations agent agents", NULL },
+   "helpdesk complaint complaints support conversation conversations agent agents", NULL },
 
     /* Productivity */
     { PROD, "calendar events meeting schedule",
-      "meet meeting meetings sync catchup 1on1 onsite offsite lunch dinner breakfast "
-      "interview webinar postpone reschedule booked calendar week weekly weekday weekend "
-      "morning afternoon evening tonight noon pm am tomorrow yesterday holiday pto ooo "
-      "invite invitation attendees rsvp recurring biweekly quarterly january february "
-      "march april may june july august september october november december free busy conflict overlap timeslot dentist doctor haircut birthday anniversary 30min", "calendar" },
+   "meet meeting meetings sync catchup 1on1 onsite offsite lunch dinner breakfast "
+   "interview webinar postpone reschedule booked calendar week weekly weekday weekend "
+   "morning afternoon evening tonight noon pm am tomorrow yesterday holiday pto ooo "
+   "invite invitation attendees rsvp recurring biweekly quarterly january february "
+   "march april may june july august september october november december free busy conflict overlap timeslot dentist doctor haircut birthday anniversary 30min", "calendar" },
     { PROD, "tasks todo",
-      "chore chores errand errands task tasks assign assignee assigned deadline due overdue "
-      "priority checklist followup remind grocery groceries shopping laundry pending finish complete", NULL },
+   "chore chores errand errands task tasks assign assignee assigned deadline due overdue "
+   "priority checklist followup remind grocery groceries shopping laundry pending finish complete", NULL },
     { PROD, "issues tracker projects",
-      "ticket tickets bug bugs issue issues epic story stories sprint triage backlog "
-      "milestone roadmap estimate estimates", "ticket tickets bug" },
+   "ticket tickets bug bugs issue issues epic story stories sprint triage backlog "
+   "milestone roadmap estimate estimates", "ticket tickets bug" },
     { PROD, "boards cards",
-      "kanban column lane swimlane board card cards", NULL },
+   "kanban column lane swimlane board card cards", NULL },
     { PROD, "notes pages knowledge",
-      "jot note notes idea ideas thought thoughts journal diary brainstorm memo scribble "
-      "wiki page handbook playbook runbook minutes capture bookmark recipe", NULL },
+   "jot note notes idea ideas thought thoughts journal diary brainstorm memo scribble "
+   "wiki page handbook playbook runbook minutes capture bookmark recipe", NULL },
     { PROD, "documents docs pages",
-      "doc document write essay proposal spec writeup outline draft", NULL },
+   "doc document write essay proposal spec writeup outline draft", NULL },
     { PROD, "sheets spreadsheets rows",
-      "column columns cell cells formula vlookup tab sheet spreadsheet rows tally", "spreadsheet" },
+   "column columns cell cells formula vlookup tab sheet spreadsheet rows tally", "spreadsheet" },
     { PROD, "forms",
-      "form forms survey surveys poll polls questionnaire feedback responses", NULL },
+   "form forms survey surveys poll polls questionnaire feedback responses", NULL },
     { PROD, "automation workflow",
-      "automate automation automatically workflow workflows zap whenever trigger triggers "
-      "integrate integration glue", NULL },
+   "automate automation automatically workflow workflows zap whenever trigger triggers "
+   "integrate integration glue", NULL },
 
     /* Files */
     { FILES, "files folder",
-      "saved somewhere locate misplaced lost file folder folders directory directories desktop downloads rename copy move "
-      "delete zip unzip archive path paths local disk duplicate duplicates attachment shared xlsx", NULL },
+   "saved somewhere locate misplaced lost file folder folders directory directories desktop downloads rename copy move "
+   "delete zip unzip archive path paths local disk duplicate duplicates attachment shared xlsx", NULL },
     { FILES, "convert extract text pdf markdown",
-      "pdf pdfs scan scanned ocr docx pptx convert conversion epub extract parse parsing "
-      "plaintext receipt", NULL },
+   "pdf pdfs scan scanned ocr docx pptx convert conversion epub extract parse parsing "
+   "plaintext receipt", NULL },
     { FILES, "presentation slides",
-      "pitch slide slides keynote deck", NULL },
+   "pitch slide slides keynote deck", NULL },
 
     /* Web */
     { WEB, "web search",
-      "google search lookup look online internet news headlines latest trending happened "
-      "article articles blog reviews compare best recommend cheapest deal deals "
-      "everything anything sports score scores game movie lyrics population wikipedia definition fact facts tech", NULL },
+   "google search lookup won win winner match tournament league election results look online internet news headlines latest trending happened "
+   "article articles blog reviews compare best recommend cheapest deal deals "
+   "everything anything sports score scores game movie lyrics population wikipedia definition fact facts tech", NULL },
     { WEB, "browser click forms pages",
-      "click button buttons login signin submit website site navigate tab automate "
-      "checkin portal form booking captcha register fill web", NULL },
+   "click button buttons login signin submit website site navigate tab automate "
+   "checkin portal form booking captcha register fill web", NULL },
     { WEB, "scrape extract crawl",
-      "scrape scraping crawl crawling harvest collect gather listings catalogue sitemap "
-      "competitor competitors", NULL },
+   "scrape scraping crawl crawling harvest collect gather listings catalogue sitemap "
+   "competitor competitors", NULL },
     { WEB, "research papers academic",
-      "study studies paper papers journal journals citation citations cite literature "
-      "preprint thesis scientific science clinical medical disease drug trials health symptoms treatment gene protein cancer vaccine", NULL },
+   "study studies paper papers journal journals citation citations cite literature "
+   "preprint thesis scientific science clinical medical disease drug trials health symptoms treatment gene protein cancer vaccine", NULL },
     { WEB, "reddit forum community",
-      "subreddit forum forums upvote upvotes", NULL },
+   "subreddit forum forums upvote upvotes", NULL },
     { WEB, "vacation rental stays listings",
-      "hotel hotels lodging stay stays night nights getaway villa hostel bnb rent", NULL },
+   "hotel hotels flat bedrooms lodging stay stays night nights getaway villa hostel bnb rent", NULL },
 
     /* Code */
     { CODE, "repository pull request commits",
-      "pr prs merge merged branch branches commit commits diff review reviewer reviewers "
-      "fork clone push pushed repo repos tag tags changelog blame contributor contributors "
-      "maintainer upstream star stars pull", "repo repository repositories" },
+   "pr prs merge merged branch branches commit commits diff review reviewer reviewers "
+   "fork clone push pushed repo repos tag tags changelog blame contributor contributors "
+   "maintainer upstream star stars pull", "repo repository repositories" },
     { CODE, "run code execute python sandbox",
-      "run execute script snippet python javascript evaluate interpreter regex program", NULL },
+   "run execute script snippet python javascript evaluate interpreter regex program", NULL },
     { CODE, "documentation library docs",
-      "api reference sdk library libraries framework usage example examples tutorial", NULL },
+   "api reference sdk library libraries framework usage example examples tutorial", NULL },
     { CODE, "components react frontend",
-      "component components navbar modal ui frontend tailwind css widget", NULL },
+   "component components navbar modal ui frontend tailwind css widget", NULL },
     { CODE, "lint code style",
-      "formatting formatter prettier style warnings unused", "lint linter linting" },
+   "formatting formatter prettier style warnings unused", "lint linter linting" },
     { CODE, "symbols references code",
-      "function functions class classes method methods definition references rename "
-      "refactor symbol callers caller implementation", NULL },
+   "function functions class classes method methods definition references rename "
+   "refactor symbol callers caller implementation", NULL },
 
     /* Database */
     { DB, "database sql query tables",
-      "query queries join joins rows column schema migration migrations "
-      "orders count aggregate average sum insert upsert crud collection", "database databases db sql table tables" },
+   "query queries join joins rows column schema migration migrations "
+   "orders count aggregate average sum insert upsert crud collection", "database databases db sql table tables warehouse" },
     { DB, "cache key value",
-      "cache cached caching counter counters leaderboard session sessions ttl expire "
-      "expiry ratelimit throttle memory", NULL },
+   "cache cached caching counter counters leaderboard session sessions ttl expire "
+   "expiry ratelimit throttle memory", NULL },
     { DB, "vector embeddings semantic similarity search",
-      "similar similarity semantic embedding embeddings meaning related resemble alike "
-      "duplicate duplicates", NULL },
+   "similar similarity semantic embedding embeddings meaning related resemble alike "
+   "duplicate duplicates", NULL },
     { DB, "graph database nodes relationships",
-      "graph relationships connected connection connections nodes", NULL },
+   "graph relationships connected connection connections nodes", NULL },
     { DB, "slow queries index performance tuning",
-      "slow index indexes explain tune tuning optimize vacuum deadlock forever", NULL },
+   "slow index indexes explain tune tuning optimize vacuum deadlock forever", NULL },
     { DB, "time series sensor",
-      "sensor sensors readings telemetry", NULL },
+   "sensor sensors readings telemetry", NULL },
 
     /* Analytics */
     { ANALYTICS, "analytics traffic visitors reports",
-      "abandon abandoned dropoff onboarding visitors visits pageviews bounce referrer referrers referral utm conversions converted "
-      "trial trials signups cohort cohorts retention churn dau mau engagement funnel "
-      "audience pages growth popular clicks ctr active", "analytics" },
+   "abandon abandoned dropoff onboarding visitors visits pageviews bounce referrer referrers referral utm conversions converted "
+   "trial trials signups cohort cohorts retention churn dau mau engagement funnel "
+   "audience pages growth popular clicks ctr active", "analytics" },
     { ANALYTICS, "metrics dashboard",
-      "dashboard dashboards metric metrics kpi kpis trend trends weekly report reports", NULL },
+   "dashboard dashboards metric metrics kpi kpis trend trends weekly report reports", NULL },
     { ANALYTICS, "chart visualization",
-      "chart charts plot graph bar pie histogram visualize visualise", NULL },
+   "chart charts plot graph bar pie histogram visualize visualise", NULL },
     { ANALYTICS, "seo keywords search console",
-      "seo ranking rankings keyword keywords backlinks serp organic impressions", NULL },
+   "seo ranking rankings keyword keywords backlinks serp organic impressions", NULL },
     { ANALYTICS, "data pipeline etl",
-      "etl pipeline pipelines dag ingest ingestion transform warehouse job jobs nightly", NULL },
+   "etl pipeline pipelines dag ingest ingestion transform job jobs nightly", NULL },
     { ANALYTICS, "forecast prediction",
-      "predict prediction projection projections demand", NULL },
+   "predict prediction projection projections demand", NULL },
 
     /* Cloud */
     { CLOUD, "deploy hosting",
-      "deploy deployed deploying host hosting publish launch site staging production prod landing "
-      "release live website ssl certificate https cdn", NULL },
+   "deploy deployed deploying host hosting publish launch site staging production prod landing "
+   "release live website ssl certificate https cdn", NULL },
     { CLOUD, "kubernetes pods cluster",
-      "replica replicas pod pods node nodes cluster clusters namespace helm scale scaling "
-      "autoscale container containers running vm instance instances region", "kubernetes k8s" },
+   "replica replicas pod pods node nodes cluster clusters namespace helm scale scaling "
+   "autoscale container containers running vm instance instances region", "kubernetes k8s" },
     { CLOUD, "infrastructure as code terraform",
-      "infrastructure provision provisioning stack stacks resources iac plan", NULL },
+   "infrastructure provision provisioning stack stacks resources iac plan", NULL },
     { CLOUD, "cost pricing",
-      "cost costs pricing price spend spending expensive cheaper ec2 paying", NULL },
+   "cost costs pricing price spend spending expensive cheaper ec2 paying", NULL },
     { CLOUD, "dns domains",
-      "mx spf dkim dmarc ttl propagate propagation registrar domain domains", "dns" },
+   "mx spf dkim dmarc ttl propagate propagation registrar domain domains", "dns" },
     { CLOUD, "storage bucket",
-      "bucket buckets upload uploads object objects backup backups", NULL },
+   "bucket buckets upload uploads object objects backup backups", NULL },
     { CLOUD, "serverless functions",
-      "function lambda serverless invoke cron", NULL },
+   "function lambda serverless invoke cron", NULL },
 
     /* DevTools */
     { DEV, "errors exceptions crash",
-      "crash crashes crashed crashing error errors exception exceptions stacktrace "
-      "traceback failing broken regression throwing debug debugging leak", NULL },
+   "crash crashes crashed crashing error errors exception exceptions stacktrace "
+   "traceback failing broken regression throwing debug debugging leak", NULL },
     { DEV, "monitoring metrics latency traces",
-      "cpu slow slower slowness latency timeout timeouts timing degraded performance uptime "
-      "downtime offline down healthcheck apm trace traces requests profiling health status log logs", NULL },
+   "cpu slow slower slowness latency timeout timeouts timing degraded performance uptime "
+   "downtime offline down healthcheck apm trace traces requests profiling health status log logs", NULL },
     { DEV, "incidents on-call alert",
-      "incident incidents outage outages oncall pager alert alerts alerting escalate "
-      "postmortem sev", NULL },
+   "incident incidents outage outages oncall pager alert alerts alerting escalate "
+   "postmortem sev", NULL },
     { DEV, "ci pipeline build tests",
-      "ci build builds pipeline flaky test tests failed green red job qa unit e2e", NULL },
+   "ci build builds pipeline flaky test tests failed green red job qa unit e2e", NULL },
     { DEV, "feature flag rollout",
-      "flag flags toggle rollout beta canary experiment gradual", NULL },
+   "flag flags toggle rollout beta canary experiment gradual", NULL },
     { DEV, "api testing requests",
-      "endpoint endpoints request requests curl rest", NULL },
+   "endpoint endpoints request requests curl rest", NULL },
     { DEV, "docker containers",
-      "docker container containers image compose", NULL },
+   "docker container containers image compose", NULL },
     { DEV, "cross browser testing real devices",
-      "safari firefox edge browsers devices cross", NULL },
+   "safari firefox edge browsers devices cross", NULL },
     { DEV, "mobile app emulator",
-      "android ios iphone ipad emulator simulator apk tablet", NULL },
+   "android ios iphone ipad emulator simulator apk tablet", NULL },
     { DEV, "message queue",
-      "queue queues broker consumer consumers backlog", NULL },
+   "queue queues broker consumer consumers backlog", NULL },
 
     /* Business */
     { BIZ, "payments billing subscription checkout",
-      "pay paid payment payments charge charged refund refunds subscription subscriptions "
-      "plan plans trial mrr arr invoice invoices card checkout coupon discount payout "
-      "revenue cancel upgrade downgrade transaction transactions merchant", NULL },
+   "pay paid payment payments charge charged refund refunds subscription subscriptions "
+   "plan plans trial mrr arr invoice invoices card checkout coupon discount payout "
+   "revenue cancel upgrade downgrade transaction transactions merchant", NULL },
     { BIZ, "accounting invoices expenses",
-      "bookkeeping books expenses expense receipt receipts reconcile tax vat ledger profit "
-      "loss balance budget bank payroll salary", NULL },
+   "books receipt receipts reconcile tax vat ledger profit "
+   "loss balance budget bank payroll salary", "expense expenses bookkeeping" },
     { BIZ, "crm contacts deals leads",
-      "lead leads deal deals prospect prospects opportunity opportunities account accounts "
-      "client clients contact contacts followup customer customers", NULL },
+   "lead leads deal deals prospect prospects opportunity opportunities account accounts "
+   "client clients contact contacts followup customer customers", NULL },
     { BIZ, "ecommerce store products orders",
-      "store shop storefront product products inventory order orders cart sku", NULL },
+   "store shop storefront product products inventory order orders cart sku", NULL },
     { BIZ, "signature contracts",
-      "sign signing signed countersign nda contract contracts agreement agreements lease", NULL },
+   "sign signing signed countersign nda contract contracts agreement agreements lease", NULL },
     { BIZ, "stock market quotes",
-      "stock stocks ticker share portfolio market euro dollar dollars currency exchange "
-      "forex fx crypto bitcoin yen pound", NULL },
+   "stock stocks ticker share portfolio market euro dollar dollars currency exchange "
+   "forex fx crypto bitcoin yen pound", NULL },
 
     /* AI & ML */
     { AI, "memory remember",
-      "remember recall forget preference preferences prefer memorize", NULL },
+   "remember recall forget preference preferences prefer memorize", NULL },
     { AI, "reasoning thinking",
-      "think plan reason reasoning tradeoffs pros cons", NULL },
+   "think plan reason reasoning tradeoffs pros cons", NULL },
     { AI, "research answer",
-      "explain research question answer summarize summary", NULL },
+   "explain research question answer summarize summary", NULL },
     { AI, "rag knowledge retrieval documents",
-      "knowledge retrieval rag corpus", NULL },
+   "knowledge retrieval rag corpus", NULL },
     { AI, "llm traces prompts evaluation",
-      "prompt prompts llm eval evals hallucination model models inference classify sentiment gpt", NULL },
+   "prompt prompts llm eval evals hallucination model models inference classify sentiment gpt", NULL },
 
     /* Security */
     { SEC, "malware threat reputation",
-      "malicious malware trojan virus ransomware phishing suspicious scam spam safe unsafe "
-      "dangerous attachment download exe infected breach hacked compromised exposed leak firewall", NULL },
+   "malicious malware trojan virus ransomware phishing suspicious scam spam safe unsafe "
+   "dangerous attachment download exe infected breach hacked compromised exposed leak firewall", NULL },
     { SEC, "vulnerability security scan",
-      "vulnerable vulnerability vulnerabilities cve cves exploit injection xss dependency "
-      "dependencies patch insecure pentest owasp sast", NULL },
+   "vulnerable vulnerability hardcoded insecure unsafe vulnerabilities cve cves exploit injection xss dependency "
+   "dependencies patch insecure pentest owasp sast", NULL },
     { SEC, "secrets vault passwords",
-      "secret secrets password passwords credential credentials token tokens key keys rotate", NULL },
+   "secret secrets password passwords credential credentials token tokens key keys rotate", NULL },
     { SEC, "authentication login users",
-      "login logins signin sso mfa 2fa oauth identity role roles permission permissions "
-      "access admin locked lockout account", NULL },
+   "login logins signin sso mfa 2fa oauth identity role roles permission permissions "
+   "access admin locked lockout account", NULL },
     { SEC, "audit trail events",
-      "audit compliance who", NULL },
+   "audit compliance who", NULL },
 
     /* Media */
     { MEDIA, "speech voice audio",
-      "voice voiceover narration narrator speak spoken audio audiobook podcast sound music song jingle sfx", NULL },
+   "voice voiceover narration narrator speak spoken audio audiobook podcast sound music song jingle sfx", NULL },
     { MEDIA, "transcription speech to text audio",
-      "transcribe transcript transcription recording recordings dictation subtitles "
-      "captions interview", NULL },
+   "transcribe transcript transcription recording recordings dictation subtitles "
+   "captions interview", NULL },
     { MEDIA, "image generation illustration",
-      "image images picture pictures photo photos drawing draw art artwork illustration "
-      "icon banner thumbnail poster wallpaper gif meme crop resize background sticker", NULL },
+   "image images picture pictures photo photos drawing draw art artwork illustration "
+   "icon banner thumbnail poster wallpaper gif meme crop resize background sticker", NULL },
     { MEDIA, "video editing clips",
-      "video videos clip clips trim cut teaser trailer montage reel footage animation animate motion", NULL },
+   "video videos clip animated intro outro clips trim cut teaser trailer montage reel footage animation animate motion", NULL },
     { MEDIA, "design mockup",
-      "design mockup wireframe prototype", NULL },
+   "design mockup wireframe prototype", NULL },
     { MEDIA, "diagram flowchart",
-      "diagram flowchart uml sequence architecture", NULL },
+   "diagram flowchart uml sequence architecture", NULL },
     { MEDIA, "3d model render",
-      "3d render scene mesh", NULL },
+   "3d render scene mesh", NULL },
 
     /* Utilities */
     { UTIL, "time zone clock",
-      "hour hours clock timezone utc gmt pst est cet midnight daylight dst", NULL },
+   "hour hours clock timezone utc gmt pst est cet midnight daylight dst", NULL },
     { UTIL, "maps directions places",
-      "map maps directions route address addresses nearby distance km miles drive walk "
-      "walking driving commute restaurant cafe coffee shop station located zip postcode coordinates latitude longitude geocode pharmacy hospital gas parking hike trail", NULL },
+   "map maps directions route address addresses nearby distance km miles drive walk "
+   "walking driving commute restaurant cafe coffee shop station located zip postcode coordinates latitude longitude geocode pharmacy hospital gas parking hike trail", NULL },
     { UTIL, "weather forecast",
-      "forecast rain raining snow gloves scarf boots shorts snowing sunny hot cold degrees celsius "
-      "fahrenheit umbrella wind storm humid hail frost heatwave uv sunrise sunset", "weather" },
+   "forecast rain raining snow gloves scarf boots shorts snowing sunny hot cold degrees celsius "
+   "fahrenheit umbrella wind storm humid hail frost heatwave uv sunrise sunset", "weather" },
     { UTIL, "calculator arithmetic",
-      "calculate compute total average percent percentage math square root multiply "
-      "divide plus minus sqrt tip", NULL },
+   "calculate compute total average percent percentage math square root multiply "
+   "divide plus minus sqrt tip", NULL },
     { UTIL, "smart home lights",
-      "lamp lamps light lights dim brighten thermostat heating heater aircon fan lock "
-      "door garage bedroom kitchen vacuum appliance plug switch oven tv speaker blinds curtains alarm doorbell", NULL },
+   "lamp lamps light lights dim brighten thermostat heating heater aircon fan lock "
+   "door garage bedroom kitchen vacuum appliance plug switch oven tv speaker blinds curtains alarm doorbell", NULL },
     { UTIL, "flight status",
-      "flight flights plane airport arrival arrivals departure departures landed landing "
-      "takeoff airline gate delayed layover boarding", NULL },
+   "flight flights plane airport arrival arrivals departure departures landed landing "
+   "takeoff airline gate delayed layover boarding", NULL },
     { UTIL, "shell terminal command",
-      "terminal command commands bash shell process processes cpu disk memory grep ls install package brew apt pip kill port", NULL },
+   "terminal command commands bash shell process processes cpu disk memory grep ls install package brew apt pip kill port", NULL },
     { UTIL, "ssh remote server",
-      "ssh remote host box vm machine", NULL },
+   "ssh remote host box vm machine", NULL },
     { UTIL, "translation language",
-      "translate translation translator language languages localize localization "
-      "multilingual", NULL },
+   "translate translation translator language languages localize localization "
+   "multilingual", NULL },
     { 0, NULL, NULL, NULL },
 };
 

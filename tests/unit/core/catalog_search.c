@@ -368,11 +368,12 @@ Test(catalog_search, intent_sets_stay_above_their_floors)
     cr_assert_geq(queries, 100);
     cr_assert_geq(recall, 0.93, "recall@5 %.3f", recall);
     cr_assert_geq(mrr, 0.72, "MRR %.3f", mrr);
-    /* Written after all of catalog3's tuning, committed before its first
-     * run, never tuned on: measured 0.889 / 0.726 (0.815 / 0.696 before). */
+    /* Written after catalog3's lexicon and round 7, committed before its
+     * first run: measured 0.889 / 0.726 fresh (0.815 / 0.696 before the
+     * lexicon), then tuned on (round 8): 0.954 / 0.767. */
     measure(WG_TEST_DATA_DIR "/catalog/needs_heldout8.tsv", &queries, &recall, &mrr);
-    cr_log_info("needs (held-out, round 8): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
+    cr_log_info("needs (round 8, tuned on): %zu queries, recall@5 %.3f, MRR %.3f", queries, recall, mrr);
     cr_assert_geq(queries, 100);
-    cr_assert_geq(recall, 0.86, "recall@5 %.3f", recall);
-    cr_assert_geq(mrr, 0.70, "MRR %.3f", mrr);
+    cr_assert_geq(recall, 0.92, "recall@5 %.3f", recall);
+    cr_assert_geq(mrr, 0.73, "MRR %.3f", mrr);
 }

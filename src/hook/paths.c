@@ -105,62 +105,9 @@ const char *wg_hook_path_secret(const char *abs)
     return sh_secret_path(abs, strlen(abs));
 }
 
-typedef struct {
-    int basename;           /* 1: the last component equals needle; 0: needle is inside */
-    const char *needle;
-    const char *what;
-} code_row;
-
-static const code_row runs_code[] = {
-    { 1, ".bashrc",        "a shell start-up file" },
-    { 1, ".bash_profile",  "a shell start-up file" },
-    { 1, ".bash_login",    "a shell start-up file" },
-    { 1, ".bash_logout",   "a shell start-up file" },
-    { 1, ".profile",       "a shell start-up file" },
-    { 1, ".zshrc",         "a shell start-up file" },
-    { 1, ".zshenv",        "a shell start-up file" },
-    { 1, ".zprofile",      "a shell start-up file" },
-    { 1, ".zlogin",        "a shell start-up file" },
-    { 1, "config.fish",    "a shell start-up file" },
-    { 0, "/.git/hooks/",   "a git hook (runs on the next git command)" },
-    { 0, "/.git/config",   "git's config (core.hooksPath, core.fsmonitor and sshCommand run programs)" },
-    { 0, "/.husky/",       "a git hook (runs on the next git command)" },
-    { 0, "/.config/autostart/", "a desktop autostart entry" },
-    { 0, "/.config/systemd/",   "a systemd unit" },
-    { 0, "/etc/systemd/",  "a systemd unit" },
-    { 0, "/etc/cron",      "a cron table" },
-    { 0, "/var/spool/cron/", "a cron table" },
-    { 0, "/etc/sudoers",   "the sudo policy" },
-    { 0, "/etc/profile",   "a shell start-up file" },
-    { 0, "/etc/ld.so.preload", "the dynamic loader's preload list" },
-    { 0, "/.ssh/",         "SSH's keys, config or rc (authorized_keys logs in, ProxyCommand and rc run programs)" },
-    { 0, "/.aws/config",   "the AWS CLI config (credential_process runs a program)" },
-    /* coding agents' own settings: their hooks and MCP servers are programs, and
-     * removing waggle's hook from them turns this gate off */
-    { 0, "/.claude/settings", "a Claude Code settings file (hooks run programs; waggle's own hook lives there)" },
-    { 0, "/.claude/hooks/",   "a Claude Code hook (runs on the next tool call)" },
-    { 1, ".mcp.json",      "an MCP server list (each server is a program the agent starts)" },
-    { 0, "/.cursor/mcp.json", "an MCP server list (each server is a program the agent starts)" },
-    { 0, "/.codex/config.toml", "the Codex CLI config (hooks and MCP servers run programs)" },
-    { 0, "/.gemini/settings.json", "a Gemini CLI settings file (hooks and MCP servers run programs)" },
-    { 0, "/.vscode/tasks.json", "editor tasks (a task can run when the folder opens)" },
-    { 1, ".envrc",         "a direnv file (runs when a shell enters the directory)" },
-};
-
 const char *wg_hook_path_runs_code(const char *abs)
 {
-    const char *base = strrchr(abs, '/');
-    base = base ? base + 1 : abs;
-    for (size_t i = 0; i < sizeof runs_code / sizeof runs_code[0]; i++) {
-        const code_row *r = &runs_code[i];
-        if (r->basename ? strcmp(base, r->needle) == 0 : strstr(abs, r->needle) != NULL)
-            return r->what;
-    }
-    /* "/x/.git/config" is caught above; so is a path that ends in ".git/hooks" */
-    size_t n = strlen(abs);
-    if (n >= 10 && strcmp(abs + n - 10, "/.git/hooks") == 0)
-        return "a git hook (runs on the next git command)";
-    return NULL;
+    return sh_runs_code_path(abs, strlen(abs), 0);
 }
 
 /* ---- URLs ---------------------------------------------------------------------- */

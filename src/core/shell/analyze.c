@@ -730,6 +730,10 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
     }
     if (sh_check_persist_write(cx, v, t, w->len, what, append))
         return;
+    if (sh_check_vital(cx, v, w, what, " overwrites or deletes "))
+        return;
+    if (sh_check_agent_config(cx, v, w, what, " writes to "))
+        return;
     int cls = (w->flags & (SH_W_TRUNC | SH_W_CTRL)) ? SH_T_OPAQUE
             : sh_target_class(t, w->len, cx->cwd);
     if (cls == SH_T_PROJECT) {
@@ -795,6 +799,7 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
     }
     if (!c->piped_in)
         cx->feed_tree = -1;
+    sh_loop_command(cx, c, via);
     if (c->nw == 0 && c->nr > 0)
         sh_check_secret_reads(cx, &v, "$(< file)");     /* $(< ~/.aws/credentials) */
     if (c->nw > 0)
@@ -1112,6 +1117,8 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
     cx.body_fork_level = 0;
     cx.probes = 0;
     cx.feed_tree = -1;
+    cx.loop_depth = 0;
+    cx.loop_bits[0] = cx.loop_bits[1] = 0;
     size_t b = 0;
     while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
         b++;

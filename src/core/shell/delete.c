@@ -49,6 +49,9 @@ void sh_rule_rm(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if ((FL(j) & SH_W_OPAQUE) && !(FL(j) & SH_W_QUOTED))
             rec = 1;                    /* $FLAGS may hold -rf */
         ntargets++;
+        if (sh_check_vital(cx, v, &v->c->w[j], "rm", " deletes ") ||
+            sh_check_agent_config(cx, v, &v->c->w[j], "rm", " deletes "))
+            return;
         int cls = sh_word_target(cx, v, j);
         if (cls > worst)
             worst = cls;
@@ -101,6 +104,8 @@ void sh_rule_shred(sh_ctx *cx, const sh_view *v, const sh_program *p)
                        " overwrites the raw disk ", W(j), v->via);
             return;
         }
+        if (sh_check_vital(cx, v, &v->c->w[j], p->name, " destroys "))
+            return;
         int cls = sh_word_target(cx, v, j);
         if (cls >= SH_T_SYSTEM && (v->tree || (FL(j) & (SH_W_GLOB | SH_W_BRACE)) || whole_content(v))) {
             sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(cls), p->name, " destroys every file of ",

@@ -62,6 +62,13 @@ void sh_rule_dd(sh_ctx *cx, const sh_view *v, const sh_program *p)
                        t + 3, NULL, v->via);
             return;
         }
+        if (strncmp(t, "of=", 3) == 0) {
+            sh_word tw = v->c->w[j];    /* the path after of= */
+            tw.off += 3;
+            tw.len -= 3;
+            if (sh_check_vital(cx, v, &tw, "dd", " overwrites "))
+                return;
+        }
     }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.dd", "dd copies raw data over a file or device",
                NULL, NULL, v->via);

@@ -195,6 +195,8 @@ typedef struct {
     int body_fork_level;    /* fork_level where the current function's body began */
     int probes;             /* probes run (SH_MAX_PROBE_RUNS) */
     int feed_tree;          /* target class of a find piping its file names on, or -1 */
+    int loop_depth;         /* open while/until/for loops (loops.c) */
+    uint32_t loop_bits[2];  /* per open loop (first 32): [0] never ends, [1] may never end */
     sh_arena ar;
 } sh_ctx;
 
@@ -328,6 +330,35 @@ int sh_is_windows_critical(const char *t, size_t n);
 const char *sh_target_phrase(int cls);
 /* The cwd class after `cd t` when t is of class cls = SH_T_SYSTEM, else -1. */
 int sh_cwd_after_cd(const char *t, size_t n, int cls);
+
+/* ---- vital.c ---- */
+/* What vital system file path names ("the password database": /etc/passwd,
+ * /etc/shadow, /boot/..., ...), or NULL. t is normalized word text of n
+ * bytes; a relative path counts after `cd /` (cwd); glob: t is a pattern
+ * (the text before its first pattern byte must be a prefix of the name). */
+const char *sh_vital_path(const char *t, size_t n, int cwd, int glob);
+/* critical.system_file "who" + verb + what when word w names one; 1 if so. */
+int sh_check_vital(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who, const char *verb);
+
+/* ---- autorun.c ---- */
+/* What makes path t[0,n) a file whose contents a program runs later (a shell
+ * start-up file, a git hook, a coding agent's settings: "a Claude Code
+ * settings file ..."), or NULL. agents_only: only coding agents' settings
+ * and MCP lists (.claude/settings*.json, .mcp.json, .cursor/mcp.json,
+ * .codex/config.toml, .envrc, ...). Relative paths match too. */
+const char *sh_runs_code_path(const char *t, size_t n, int agents_only);
+/* critical.agent_config "who" + verb + what when word w names a coding
+ * agent's settings; 1 if so. */
+int sh_check_agent_config(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who, const char *verb);
+/* An in-place editor (sed -i, perl -i, ...): each of its words that names a
+ * vital system file or an agent's settings is critical; 1 if one did. */
+int sh_check_edited(sh_ctx *cx, const sh_view *v, const char *who);
+
+/* ---- loops.c ---- */
+/* Tracks the loops command c opens and closes (while/until/for ... done);
+ * critical.fork_bomb when c is backgrounded inside a loop that never ends
+ * (or may never end, and c starts a shell or the script again). */
+void sh_loop_command(sh_ctx *cx, const sh_cmd *c, const char *via);
 
 /* ---- launch.c ---- */
 /* The words from index from on of an unknown program (or a launcher), its

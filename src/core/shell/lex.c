@@ -1265,6 +1265,8 @@ static void end_cmd(lx *L, int sep)
             sh_overflow(cx, "the command has more simple commands than the model checks");
         else
             sh_analyze_command(cx, c, L->via);
+    } else if (c->background) {
+        sh_loop_command(cx, c, L->via);     /* `( ... ) &` inside a loop */
     }
     L->tcmd = L->tbase;
     int plen = sep == SEP_PIPE ? echo_text(L) : -1;

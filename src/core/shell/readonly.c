@@ -266,6 +266,8 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
             break;
         if (t[0] == '-' && t[1] == '-') {
             if (long_is(t, "in-place", 2)) {
+                if (sh_check_edited(cx, v, p->name))
+                    return;
                 sh_unsafe_opt(cx, v, p, "--in-place (edits files)");
                 return;
             }
@@ -289,6 +291,8 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (t[0] == '-' && t[1]) {
             for (int k = 1; t[k]; k++) {
                 if (t[k] == 'i') {
+                    if (sh_check_edited(cx, v, p->name))
+                        return;
                     sh_unsafe_opt(cx, v, p, "-i (edits files in place)");
                     return;
                 }

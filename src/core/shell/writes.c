@@ -8,6 +8,22 @@
 #include <string.h>
 #include <strings.h>
 
+/* /etc, /usr/, //bin: one component under the root (not /tmp, whose mode is
+ * set on purpose). chmod 000 /etc locks everyone out as surely as -R. */
+static int top_level(const sh_view *v, int j)
+{
+    const char *t = W(j);
+    size_t n = v->c->w[j].len;
+    while (n > 0 && t[n - 1] == '/')
+        n--;
+    size_t i = 0;
+    while (i < n && t[i] == '/')
+        i++;
+    if (i == 0 || memchr(t + i, '/', n - i) || (FL(j) & (SH_W_GLOB | SH_W_BRACE)))
+        return 0;
+    return !(n - i == 3 && memcmp(t + i, "tmp", 3) == 0);
+}
+
 void sh_rule_chmod(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int rec = 0, first = 1, worst = -1;
@@ -24,9 +40,16 @@ void sh_rule_chmod(sh_ctx *cx, const sh_view *v, const sh_program *p)
             first = 0;                  /* the mode or owner */
             continue;
         }
+        if (sh_check_vital(cx, v, &v->c->w[j], p->name, " changes who can use "))
+            return;
         int cls = sh_word_target(cx, v, j);
         if (cls > worst)
             worst = cls;
+        if (!rec && (cls == SH_T_ROOT || (cls == SH_T_SYSTEM && top_level(v, j)))) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.chmod_system", p->name, " changes ",
+                       sh_target_phrase(cls), v->via);
+            return;
+        }
     }
     if (rec && (worst == SH_T_ROOT || worst == SH_T_HOME || worst == SH_T_SYSTEM)) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.chmod_system", p->name, " -R changes ",

@@ -1,0 +1,116 @@
+/* autorun.c - files whose contents some program runs later: shell start-up
+ * files, git hooks, cron tables, systemd units, and coding agents' own
+ * settings (their hooks and MCP servers are programs, and removing waggle's
+ * hook from them turns the gate off). One table for both faces: the hook's
+ * rule hook.write_runs_code (src/hook/paths.c) and the bash gate's
+ * critical.agent_config (a write by a shell command, analyze.c).
+ *
+ * Pure functions of the text; no state, thread-safe. */
+#include "core/shell/internal.h"
+
+#include <string.h>
+
+typedef struct {
+    int basename;           /* 1: the last component equals needle; 0: needle is inside */
+    int agent;              /* 1: a coding agent's settings (the bash gate's rule too) */
+    const char *needle;
+    const char *what;
+} code_row;
+
+static const code_row runs_code[] = {
+    { 1, 0, ".bashrc",        "a shell start-up file" },
+    { 1, 0, ".bash_profile",  "a shell start-up file" },
+    { 1, 0, ".bash_login",    "a shell start-up file" },
+    { 1, 0, ".bash_logout",   "a shell start-up file" },
+    { 1, 0, ".profile",       "a shell start-up file" },
+    { 1, 0, ".zshrc",         "a shell start-up file" },
+    { 1, 0, ".zshenv",        "a shell start-up file" },
+    { 1, 0, ".zprofile",      "a shell start-up file" },
+    { 1, 0, ".zlogin",        "a shell start-up file" },
+    { 1, 0, "config.fish",    "a shell start-up file" },
+    { 0, 0, "/.git/hooks/",   "a git hook (runs on the next git command)" },
+    { 0, 0, "/.git/config",   "git's config (core.hooksPath, core.fsmonitor and sshCommand run programs)" },
+    { 0, 0, "/.husky/",       "a git hook (runs on the next git command)" },
+    { 0, 0, "/.config/autostart/", "a desktop autostart entry" },
+    { 0, 0, "/.config/systemd/",   "a systemd unit" },
+    { 0, 0, "/etc/systemd/",  "a systemd unit" },
+    { 0, 0, "/etc/cron",      "a cron table" },
+    { 0, 0, "/var/spool/cron/", "a cron table" },
+    { 0, 0, "/etc/sudoers",   "the sudo policy" },
+    { 0, 0, "/etc/profile",   "a shell start-up file" },
+    { 0, 0, "/etc/ld.so.preload", "the dynamic loader's preload list" },
+    { 0, 0, "/.ssh/",         "SSH's keys, config or rc (authorized_keys logs in, ProxyCommand and rc run programs)" },
+    { 0, 0, "/.aws/config",   "the AWS CLI config (credential_process runs a program)" },
+    { 0, 1, "/.claude/settings", "a Claude Code settings file (hooks run programs; waggle's own hook lives there)" },
+    { 0, 1, "/.claude/hooks/",   "a Claude Code hook (runs on the next tool call)" },
+    { 0, 1, "/.claude/agents/",  "a Claude Code agent definition (its tools and hooks)" },
+    { 1, 1, ".mcp.json",      "an MCP server list (each server is a program the agent starts)" },
+    { 0, 1, "/.cursor/mcp.json", "an MCP server list (each server is a program the agent starts)" },
+    { 0, 1, "/.cursor/hooks.json", "Cursor's hooks (programs it runs)" },
+    { 0, 1, "/.codex/config.toml", "the Codex CLI config (hooks and MCP servers run programs)" },
+    { 0, 1, "/.gemini/settings.json", "a Gemini CLI settings file (hooks and MCP servers run programs)" },
+    { 0, 1, "/.vscode/tasks.json", "editor tasks (a task can run when the folder opens)" },
+    { 0, 1, "/.vscode/settings.json", "editor settings (terminal and tool paths run programs)" },
+    { 1, 1, ".envrc",         "a direnv file (runs when a shell enters the directory)" },
+};
+
+/* needle inside t[0,n); a needle starting with '/' also matches at the
+ * start of a relative path (".claude/settings.json", "./.mcp.json"). */
+static int contains(const char *t, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    if (needle[0] == '/' && n >= k - 1 && memcmp(t, needle + 1, k - 1) == 0)
+        return 1;
+    for (const char *p = t; (size_t)(p - t) + k <= n; p++) {
+        p = memchr(p, needle[0], n - (size_t)(p - t) - k + 1);
+        if (!p)
+            return 0;
+        if (memcmp(p, needle, k) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+const char *sh_runs_code_path(const char *t, size_t n, int agents_only)
+{
+    const char *base = t;
+    for (size_t i = n; i > 0; i--)
+        if (t[i - 1] == '/') {
+            base = t + i;
+            break;
+        }
+    size_t bl = n - (size_t)(base - t);
+    for (size_t i = 0; i < sizeof runs_code / sizeof runs_code[0]; i++) {
+        const code_row *r = &runs_code[i];
+        if (agents_only && !r->agent)
+            continue;
+        if (r->basename ? (bl == strlen(r->needle) && memcmp(base, r->needle, bl) == 0)
+                        : contains(t, n, r->needle))
+            return r->what;
+    }
+    /* "/x/.git/config" is caught above; so is a path that ends in ".git/hooks" */
+    if (!agents_only && n >= 11 && memcmp(t + n - 11, "/.git/hooks", 11) == 0)
+        return "a git hook (runs on the next git command)";
+    return NULL;
+}
+
+int sh_check_agent_config(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who, const char *verb)
+{
+    if (w->flags & (SH_W_TRUNC | SH_W_CTRL))
+        return 0;
+    const char *what = sh_runs_code_path(v->c->text + w->off, w->len, 1);
+    if (!what)
+        return 0;
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.agent_config", who, verb, what, v->via);
+    return 1;
+}
+
+int sh_check_edited(sh_ctx *cx, const sh_view *v, const char *who)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const sh_word *w = &v->c->w[j];
+        if (sh_check_vital(cx, v, w, who, " edits ") || sh_check_agent_config(cx, v, w, who, " edits "))
+            return 1;
+    }
+    return 0;
+}

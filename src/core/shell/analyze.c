@@ -730,7 +730,11 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
     }
     if (sh_check_persist_write(cx, v, t, w->len, what, append))
         return;
-    if (sh_check_vital(cx, v, w, what, " overwrites or deletes "))
+    /* `echo hi > /etc/passwd` stays destructive (reference vector 12.1);
+     * `> /etc/passwd` alone, cp, tee, truncate, unlink destroy it */
+    if ((c->nw == 0 || (c->nw == 1 && (sh_weq(c, 0, ":") || sh_weq(c, 0, "true"))) ||
+         strcmp(what, "an output redirection") != 0) &&
+        sh_check_vital(cx, v, w, what, " overwrites or deletes "))
         return;
     if (sh_check_agent_config(cx, v, w, what, " writes to "))
         return;

@@ -49,7 +49,9 @@ void sh_rule_rm(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if ((FL(j) & SH_W_OPAQUE) && !(FL(j) & SH_W_QUOTED))
             rec = 1;                    /* $FLAGS may hold -rf */
         ntargets++;
-        if (sh_check_vital(cx, v, &v->c->w[j], "rm", " deletes ") ||
+        const char *last = strrchr(t, '/');
+        int whole = (FL(j) & (SH_W_GLOB | SH_W_BRACE)) && last && strspn(last + 1, "*.") == strlen(last + 1);
+        if ((!rec && !whole && sh_check_vital(cx, v, &v->c->w[j], "rm", " deletes ")) ||
             sh_check_agent_config(cx, v, &v->c->w[j], "rm", " deletes "))
             return;
         int cls = sh_word_target(cx, v, j);

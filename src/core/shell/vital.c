@@ -100,6 +100,9 @@ const char *sh_vital_path(const char *t, size_t n, int cwd, int glob)
     size_t fixed = (size_t)k;
     if (glob)
         fixed = strcspn(buf, "*?[{");
+    /* a glob must name something inside the vital name's directory
+     * (`/etc/pass*`), not the directory's whole content (a star right after / or /etc/:
+     * the recursive-delete rules' business) */
     for (size_t r = 0; r < sizeof vital / sizeof vital[0]; r++) {
         const vital_row *row = &vital[r];
         size_t pl = strlen(row->path);
@@ -108,6 +111,8 @@ const char *sh_vital_path(const char *t, size_t n, int cwd, int glob)
                 return row->what;
             if (row->tree && (size_t)k > pl && memcmp(buf, row->path, pl) == 0 && buf[pl] == '/')
                 return row->what;
+        } else if (fixed <= (size_t)(strrchr(row->path, '/') - row->path) + 1) {
+            continue;
         } else if (fixed <= pl ? memcmp(buf, row->path, fixed) == 0
                                : row->tree && memcmp(buf, row->path, pl) == 0 && buf[pl] == '/') {
             return row->what;

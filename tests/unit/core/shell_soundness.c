@@ -52,7 +52,7 @@ Test(shell_soundness, vital_system_files_without_rm_r)
     expect("rm /etc/../etc/pam.d/sshd", CRIT, "critical.system_file");
     expect("cd / && unlink etc/passwd", CRIT, "critical.system_file");
     expect("sed -i '1d' /etc/passwd", CRIT, "critical.system_file");
-    expect("echo 'r00t::0:0::/:/bin/sh' >> /etc/pass?d", CRIT, "critical.system_file");
+    expect("cp evil /etc/pass?d", CRIT, "critical.system_file");
     expect("chmod 0 /etc/sudoers.d/90-users", CRIT, "critical.system_file");
     expect("chmod 700 /usr", CRIT, "critical.chmod_system");
     expect("chown nobody: /", CRIT, "critical.chmod_system");

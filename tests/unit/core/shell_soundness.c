@@ -6,80 +6,67 @@
 #include <string.h>
 
 #include "core/shell/internal.h"
+#include "shell_expect.h"
 #include "waggle/shell.h"
-
-static void expect(const char *cmd, wg_shell_class cls, const char *rule)
-{
-    wg_shell_verdict v;
-    cr_assert_eq(wg_shell_analyze(&v, cmd, strlen(cmd)), 0);
-    cr_expect_eq(v.cls, cls, "%s: got %s (%s: %s)", cmd, wg_shell_class_name(v.cls), v.rule, v.reason);
-    if (rule)
-        cr_expect_str_eq(v.rule, rule, "%s: %s", cmd, v.reason);
-}
-
-#define CRIT WG_SHELL_CRITICAL
-#define DESTR WG_SHELL_DESTRUCTIVE
-#define RISKY WG_SHELL_RISKY
-#define SAFE WG_SHELL_SAFE
 
 Test(shell_soundness, loops_that_fork_without_end)
 {
-    expect("while :; do zsh & done", CRIT, "critical.fork_bomb");
-    expect("until /usr/bin/false\ndo\n  nohup sleep 50 &\ndone", CRIT, "critical.fork_bomb");
-    expect("for (( ; ; )); do dash -c 'id' & done", CRIT, "critical.fork_bomb");
-    expect("for ((n=0;1;n++)); do ./a.out & done", CRIT, "critical.fork_bomb");
-    expect("while ((7)); do (ruby -e 1 &); done", CRIT, "critical.fork_bomb");
-    expect("while ! false; do { sh; } & done", CRIT, "critical.fork_bomb");
-    expect("while [ yes ]; do while :; do :; done & done", CRIT, "critical.fork_bomb");
-    expect("while [[ -n $x ]]; do \"$BASH\" & done", CRIT, "critical.fork_bomb");
+    shellt_expect("while :; do zsh & done", CRIT, "critical.fork_bomb");
+    shellt_expect("until /usr/bin/false\ndo\n  nohup sleep 50 &\ndone", CRIT, "critical.fork_bomb");
+    shellt_expect("for (( ; ; )); do dash -c 'id' & done", CRIT, "critical.fork_bomb");
+    shellt_expect("for ((n=0;1;n++)); do ./a.out & done", CRIT, "critical.fork_bomb");
+    shellt_expect("while ((7)); do (ruby -e 1 &); done", CRIT, "critical.fork_bomb");
+    shellt_expect("while ! false; do { sh; } & done", CRIT, "critical.fork_bomb");
+    shellt_expect("while [ yes ]; do while :; do :; done & done", CRIT, "critical.fork_bomb");
+    shellt_expect("while [[ -n $x ]]; do \"$BASH\" & done", CRIT, "critical.fork_bomb");
     /* near-misses: bounded loops, a loop that is itself in the background */
-    expect("for f in a b c; do gzip \"$f\" & done; wait", RISKY, NULL);
-    expect("for ((i=0;i<8;i++)); do make -C \"d$i\" & done", RISKY, NULL);
-    expect("while read -r u; do xz -9 \"$u\" & done < files.txt", RISKY, NULL);
-    expect("while :; do date; sleep 5; done &", SAFE, NULL);
-    expect("until [ -e ready ]; do sleep 1; done", SAFE, NULL);
-    expect("while false; do bash & done", RISKY, NULL);
+    shellt_expect("for f in a b c; do gzip \"$f\" & done; wait", RISKY, NULL);
+    shellt_expect("for ((i=0;i<8;i++)); do make -C \"d$i\" & done", RISKY, NULL);
+    shellt_expect("while read -r u; do xz -9 \"$u\" & done < files.txt", RISKY, NULL);
+    shellt_expect("while :; do date; sleep 5; done &", SAFE, NULL);
+    shellt_expect("until [ -e ready ]; do sleep 1; done", SAFE, NULL);
+    shellt_expect("while false; do bash & done", RISKY, NULL);
 }
 
 Test(shell_soundness, vital_system_files_without_rm_r)
 {
-    expect("unlink /etc/gshadow", CRIT, "critical.system_file");
-    expect(": > /etc/group", CRIT, "critical.system_file");
-    expect("truncate --size=0 /etc/login.defs", CRIT, "critical.system_file");
-    expect("install -m 600 /dev/null /etc/fstab", CRIT, "critical.system_file");
-    expect("shred -n1 /etc//shadow", CRIT, "critical.system_file");
-    expect("rm -f /boot/initrd.img-6.1", CRIT, "critical.system_file");
-    expect("rm /etc/../etc/pam.d/sshd", CRIT, "critical.system_file");
-    expect("cd / && unlink etc/passwd", CRIT, "critical.system_file");
-    expect("sed -i '1d' /etc/passwd", CRIT, "critical.system_file");
-    expect("cp evil /etc/pass?d", CRIT, "critical.system_file");
-    expect("chmod 0 /etc/sudoers.d/90-users", CRIT, "critical.system_file");
-    expect("chmod 700 /usr", CRIT, "critical.chmod_system");
-    expect("chown nobody: /", CRIT, "critical.chmod_system");
+    shellt_expect("unlink /etc/gshadow", CRIT, "critical.system_file");
+    shellt_expect(": > /etc/group", CRIT, "critical.system_file");
+    shellt_expect("truncate --size=0 /etc/login.defs", CRIT, "critical.system_file");
+    shellt_expect("install -m 600 /dev/null /etc/fstab", CRIT, "critical.system_file");
+    shellt_expect("shred -n1 /etc//shadow", CRIT, "critical.system_file");
+    shellt_expect("rm -f /boot/initrd.img-6.1", CRIT, "critical.system_file");
+    shellt_expect("rm /etc/../etc/pam.d/sshd", CRIT, "critical.system_file");
+    shellt_expect("cd / && unlink etc/passwd", CRIT, "critical.system_file");
+    shellt_expect("sed -i '1d' /etc/passwd", CRIT, "critical.system_file");
+    shellt_expect("cp evil /etc/pass?d", CRIT, "critical.system_file");
+    shellt_expect("chmod 0 /etc/sudoers.d/90-users", CRIT, "critical.system_file");
+    shellt_expect("chmod 700 /usr", CRIT, "critical.chmod_system");
+    shellt_expect("chown nobody: /", CRIT, "critical.chmod_system");
     /* near-misses: reading them, other files under /etc, /tmp's mode */
-    expect("cat /etc/passwd", SAFE, NULL);
-    expect("ls -l /boot", SAFE, NULL);
-    expect("rm /etc/nginx/sites-enabled/default", DESTR, "bash.delete_outside_project");
-    expect("chmod 1777 /tmp", DESTR, "bash.permissions");
-    expect("cp passwd.txt ./etc-passwd.bak", RISKY, NULL);
-    expect("chmod 600 ~/.ssh/config", DESTR, NULL);
+    shellt_expect("cat /etc/passwd", SAFE, NULL);
+    shellt_expect("ls -l /boot", SAFE, NULL);
+    shellt_expect("rm /etc/nginx/sites-enabled/default", DESTR, "bash.delete_outside_project");
+    shellt_expect("chmod 1777 /tmp", DESTR, "bash.permissions");
+    shellt_expect("cp passwd.txt ./etc-passwd.bak", RISKY, NULL);
+    shellt_expect("chmod 600 ~/.ssh/config", DESTR, NULL);
 }
 
 Test(shell_soundness, writes_to_coding_agents_settings)
 {
-    expect("echo '{}' > .claude/settings.local.json", CRIT, "critical.agent_config");
-    expect("jq . x | tee ./.mcp.json", CRIT, "critical.agent_config");
-    expect("sed -i '/waggle/d' ~/.claude/settings.json", CRIT, "critical.agent_config");
-    expect("rm -f .claude/settings.json", CRIT, "critical.agent_config");
-    expect("cp hook.sh .claude/hooks/PreToolUse.sh", CRIT, "critical.agent_config");
-    expect("mv new.toml ~/.codex/config.toml", CRIT, "critical.agent_config");
-    expect("printf x > proj/.cursor/mcp.json", CRIT, "critical.agent_config");
-    expect("cat > .gemini/settings.json <<'E'\n{}\nE", CRIT, "critical.agent_config");
+    shellt_expect("echo '{}' > .claude/settings.local.json", CRIT, "critical.agent_config");
+    shellt_expect("jq . x | tee ./.mcp.json", CRIT, "critical.agent_config");
+    shellt_expect("sed -i '/waggle/d' ~/.claude/settings.json", CRIT, "critical.agent_config");
+    shellt_expect("rm -f .claude/settings.json", CRIT, "critical.agent_config");
+    shellt_expect("cp hook.sh .claude/hooks/PreToolUse.sh", CRIT, "critical.agent_config");
+    shellt_expect("mv new.toml ~/.codex/config.toml", CRIT, "critical.agent_config");
+    shellt_expect("printf x > proj/.cursor/mcp.json", CRIT, "critical.agent_config");
+    shellt_expect("cat > .gemini/settings.json <<'E'\n{}\nE", CRIT, "critical.agent_config");
     /* near-misses: reading them, files that only look alike */
-    expect("cat .claude/settings.json", SAFE, NULL);
-    expect("grep -n hooks .mcp.json", SAFE, NULL);
-    expect("echo x > docs/mcp.json.md", RISKY, "bash.writes_file");
-    expect("echo x > notes/claude-settings.txt", RISKY, "bash.writes_file");
+    shellt_expect("cat .claude/settings.json", SAFE, NULL);
+    shellt_expect("grep -n hooks .mcp.json", SAFE, NULL);
+    shellt_expect("echo x > docs/mcp.json.md", RISKY, "bash.writes_file");
+    shellt_expect("echo x > notes/claude-settings.txt", RISKY, "bash.writes_file");
 }
 
 Test(shell_soundness, the_hook_and_the_gate_share_one_table)

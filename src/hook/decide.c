@@ -256,6 +256,41 @@ static void decide_read(wg_gate_decision *d, const project_dir *pd, const wg_too
     set_reason(d, "the call's \"", a->path_key, "\" is not a path the gate can read");
 }
 
+/* A recursive search (Claude Code's Grep): every file below the path is read.
+ * No path: the working directory, as the agent's own tool does. */
+static void decide_search(wg_gate_decision *d, const project_dir *pd, const wg_tool_alias *a,
+                          const json_t *in, const char *cwd, wg_autonomy level)
+{
+    const json_t *p = json_object_get(in, a->path_key);
+    const char *path = json_is_string(p) ? json_string_value(p) : cwd;
+    size_t n = json_is_string(p) ? json_string_length(p) : (cwd ? strlen(cwd) : 0);
+    char abs[WG_HOOK_PATH_MAX + 1];
+    if (p && !json_is_string(p)) {
+        made(d, level, 1, 0, WG_APPROVAL_STANDARD, 1, "hook.path_unreadable");
+        set_reason(d, "the call's \"", a->path_key, "\" is not a path the gate can read");
+        return;
+    }
+    if (!path || wg_hook_path_resolve(abs, sizeof abs, pd->has_project ? pd->project : NULL,
+                                      path, n) < 0) {
+        made(d, level, 1, 0, WG_APPROVAL_STANDARD, 1, "hook.path_unreadable");
+        set_reason(d, "the search's directory cannot be told (empty, relative without a project "
+                   "dir, a NUL byte, or too long)", NULL, NULL);
+        return;
+    }
+    const char *what = wg_hook_path_secret(abs);
+    if (!what && wg_hook_path_holds_secrets(abs))
+        what = "every credential file below it";
+    if (what) {
+        /* like bash.reads_secret for grep -r: risky, Trusted pre-approves */
+        made(d, level, 1, 0, WG_APPROVAL_STANDARD, 1, "hook.reads_secret");
+        snprintf(d->reason, sizeof d->reason, "the search of %.120s reads %s into the model's "
+                 "context", abs, what);
+        return;
+    }
+    made(d, level, 0, 0, WG_APPROVAL_STANDARD, 0, "hook.read");
+    set_reason(d, "searching files changes nothing", NULL, NULL);
+}
+
 /* ---- fetch ------------------------------------------------------------------------- */
 
 static void fetch_verdict(wg_gate_decision *d, const char *risk, wg_autonomy level)
@@ -451,6 +486,10 @@ int wg_hook_decide(wg_hook_verdict *out, const wg_gate *gate, const wg_hook_poli
         case WG_TOOLKIND_READ:
             project_open(&pd, cwd);
             decide_read(d, &pd, a, input, level);
+            break;
+        case WG_TOOLKIND_SEARCH:
+            project_open(&pd, cwd);
+            decide_search(d, &pd, a, input, cwd, level);
             break;
         case WG_TOOLKIND_FETCH:
             decide_fetch(d, a, input, level);

@@ -24,7 +24,7 @@ static const wg_tool_alias aliases[] = {
     { CC, "WebFetch",      WG_TOOLKIND_FETCH,     NULL,         "url" },
     { CC, "WebSearch",     WG_TOOLKIND_READ_ONLY, NULL,         NULL },
     { CC, "Glob",          WG_TOOLKIND_READ_ONLY, NULL,         NULL },
-    { CC, "Grep",          WG_TOOLKIND_READ_ONLY, NULL,         NULL },
+    { CC, "Grep",          WG_TOOLKIND_SEARCH,    NULL,         "path" },
     { CC, "LS",            WG_TOOLKIND_READ_ONLY, NULL,         NULL },
     { CC, "TodoWrite",     WG_TOOLKIND_READ_ONLY, NULL,         NULL },
     { CC, "Task",          WG_TOOLKIND_READ_ONLY, NULL,         NULL },

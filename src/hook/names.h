@@ -27,6 +27,7 @@ typedef enum {
     WG_TOOLKIND_WRITE,      /* writes the file(s) named by path_key */
     WG_TOOLKIND_PATCH,      /* Codex apply_patch: files named inside the patch text */
     WG_TOOLKIND_READ,       /* reads the file(s) named by path_key */
+    WG_TOOLKIND_SEARCH,     /* reads every file below path_key (default: the working dir) */
     WG_TOOLKIND_FETCH,      /* fetches URLs (args.url, or URLs inside path_key's text) */
     WG_TOOLKIND_READ_ONLY,  /* changes nothing and reads no file by name */
     WG_TOOLKIND_MCP,        /* an MCP server's tool */

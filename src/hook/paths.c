@@ -196,3 +196,23 @@ const char *wg_hook_url_risk(const char *url, size_t n)
         hn--;                           /* "localhost." */
     return host_risk(h, hn);
 }
+
+int wg_hook_path_holds_secrets(const char *abs)
+{
+    size_t n = strlen(abs);
+    if (sh_holds_secrets(abs, n))
+        return 1;
+    /* $HOME and below as the table writes them: "\x01H" + the rest */
+    const char *home = getenv("HOME");
+    size_t hn = home ? strlen(home) : 0;
+    while (hn > 1 && home[hn - 1] == '/')
+        hn--;
+    if (hn < 2 || home[0] != '/' || n < hn || memcmp(abs, home, hn) != 0 ||
+        (abs[hn] != '\0' && abs[hn] != '/') || n - hn + 3 > WG_HOOK_PATH_MAX)
+        return 0;
+    char t[WG_HOOK_PATH_MAX + 1];
+    t[0] = '\x01';
+    t[1] = 'H';
+    memcpy(t + 2, abs + hn, n - hn + 1);
+    return sh_holds_secrets(t, n - hn + 2);
+}

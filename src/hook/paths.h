@@ -24,6 +24,12 @@ int wg_hook_path_resolve(char *out, size_t cap, const char *cwd, const char *pat
 /* 1 when abs (resolved) is project (resolved) or below it. */
 int wg_hook_path_inside(const char *abs, const char *project);
 
+/* 1 when abs (resolved) is a directory that holds credentials below it:
+ * "/", a home directory ($HOME, /root, /home/NAME, /Users/NAME), $HOME's
+ * .config, .local or .cache, /etc, /var/lib, /proc (the bash gate's table,
+ * core/shell/secrets.c). A recursive search of it reads them all. */
+int wg_hook_path_holds_secrets(const char *abs);
+
 /* What credential abs names ("an SSH key or config"), or NULL. */
 const char *wg_hook_path_secret(const char *abs);
 

@@ -340,6 +340,14 @@ const char *sh_vital_path(const char *t, size_t n, int cwd, int glob);
 /* critical.system_file "who" + verb + what when word w names one; 1 if so. */
 int sh_check_vital(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who, const char *verb);
 
+/* ---- secrets.c ---- */
+/* 1 when t[0,n) names a directory that holds credentials below it: the
+ * root, a home directory ("\x01H" for ~ and $HOME, "\x01U" for ~user,
+ * /root, /home/NAME, /Users/NAME), ~/.config, ~/.local, ~/.cache, /etc,
+ * /var/lib, /proc. Trailing "/" and "/." are ignored. What a recursive
+ * search of it reads includes every secret file below. */
+int sh_holds_secrets(const char *t, size_t n);
+
 /* ---- autorun.c ---- */
 /* What makes path t[0,n) a file whose contents a program runs later (a shell
  * start-up file, a git hook, a coding agent's settings: "a Claude Code

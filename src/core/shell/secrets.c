@@ -333,7 +333,7 @@ static int holder_matches(const char *pat, const char *t, size_t n)
 
 /* The word names the file system root, a home directory or another
  * directory of secret_holders (trailing "/" and "/." ignored). */
-static int holds_secrets(const char *t, size_t n)
+int sh_holds_secrets(const char *t, size_t n)
 {
     for (;;) {
         if (n > 0 && t[n - 1] == '/')
@@ -383,7 +383,7 @@ static void check_recursive_reads(sh_ctx *cx, const sh_view *v, const char *prog
     for (int j = v->i + 1; j < v->end; j++) {
         const sh_word *w = &c->w[j];
         const char *t = c->text + w->off;
-        if (w->len > 0 && t[0] != '-' && holds_secrets(t, w->len)) {
+        if (w->len > 0 && t[0] != '-' && sh_holds_secrets(t, w->len)) {
             report(cx, v, prog, w, "every file under a directory that holds credentials");
             return;
         }

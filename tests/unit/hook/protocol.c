@@ -182,7 +182,36 @@ Test(hook_claude, reads_of_credential_files_ask_at_normal)
     claude_expect(T, "Read", "{\"file_path\":\"/srv/app/.env\"}", NULL, "allow", "hook.reads_secret");
     claude_expect(N, "Read", "{\"file_path\":\"/srv/app/.env.example\"}", NULL, "allow", "hook.read");
     claude_expect(N, "Read", "{\"file_path\":\"/etc/hosts\",\"limit\":10}", NULL, "allow", "hook.read");
-    claude_expect(N, "Grep", "{\"pattern\":\"x\"}", NULL, "allow", "hook.read_only");
+    claude_expect(N, "Grep", "{\"pattern\":\"x\"}", NULL, "allow", "hook.read");
+}
+
+/* Claude Code's Grep reads every file below its path: over a directory that
+ * holds credentials it asks like `grep -r` does (bash.reads_secret). */
+Test(hook_claude, searches_of_credential_trees_ask_at_normal)
+{
+    setenv("HOME", "/home/tester", 1);
+    const char *holders[] = {
+        "/", "/root", "/root/", "/home", "/home/tester", "/home/other", "/Users/u", "/etc", "/etc/.",
+        "/var/lib", "/proc", "~", "~/", "~/.config", "/home/tester/.config", "/home/tester/.cache",
+        "/home/tester/.local/share", "/home/tester/.ssh", "/srv/../etc",
+    };
+    for (size_t i = 0; i < sizeof holders / sizeof *holders; i++) {
+        char in[256];
+        snprintf(in, sizeof in, "{\"pattern\":\"password\",\"path\":\"%s\"}", holders[i]);
+        claude_expect(N, "Grep", in, "/srv/app", "ask", "hook.reads_secret");
+        claude_expect(T, "Grep", in, "/srv/app", "allow", "hook.reads_secret");
+    }
+    const char *plain[] = {
+        "/srv/app", "src", ".", "/home/tester/proj", "/etc/hosts", "/var/log", "/usr/include",
+        "/home/tester/.configs",
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+        char in[256];
+        snprintf(in, sizeof in, "{\"pattern\":\"TODO\",\"path\":\"%s\"}", plain[i]);
+        claude_expect(N, "Grep", in, "/srv/app", "allow", "hook.read");
+    }
+    claude_expect(N, "Grep", "{\"pattern\":\"x\"}", "/root", "ask", "hook.reads_secret");
+    claude_expect(N, "Grep", "{\"pattern\":\"x\",\"path\":7}", NULL, "ask", "hook.path_unreadable");
 }
 
 Test(hook_claude, fetches_to_inner_addresses_ask)

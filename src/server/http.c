@@ -789,6 +789,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
 {
     wg_server *srv = cls;
+    if (atomic_load(&srv->stopping))
+        return MHD_NO;
     return wg_watch__admit(srv->watch, addr, len) ? MHD_YES : MHD_NO;
 }
 
@@ -939,8 +941,13 @@ void wg_http__stop(wg_server *srv)
     wg_sse__hub_close(srv->sse);
     /* Stop accepting, then give requests in flight up to 10 s to finish
      * before connections are closed. The watchdog goes last: it may act on
-     * any connection until libmicrohttpd has closed them all. */
-    MHD_quiesce_daemon(d);
+     * any connection until libmicrohttpd has closed them all.
+     * New connections are refused by on_accept rather than by
+     * MHD_quiesce_daemon: with a thread pool on epoll, libmicrohttpd 0.9.75's
+     * quiesce races its own workers over removing the listen socket from
+     * their epoll sets and aborts the process ("Failed to remove listen FD
+     * from epoll set", seen in CI under ASan). */
+    atomic_store(&srv->stopping, 1);
     for (int i = 0; i < 1000 && atomic_load(&srv->in_flight) > 0; i++) {
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);

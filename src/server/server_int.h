@@ -130,6 +130,7 @@ struct wg_server {
     struct wg_watch *watch;      /* connection limits and deadlines (watch.c) */
     struct wg_connect_vault vault_seam;    /* over the engine's vault, for ctx.vault */
     atomic_long in_flight;
+    atomic_int stopping;         /* set by wg_http__stop: new connections are refused */
     pthread_mutex_t config_lock;   /* serializes config.json edits */
     int allow_private_upstreams;   /* the operator's upstream policy (registry) */
     int allow_http_upstreams;

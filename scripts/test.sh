@@ -20,6 +20,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 bash scripts/deps.sh test
 # the MCP SDK client tests' npm packages (tests/mcp/package-lock.json)
 (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error)
 
 # shellcheck source=scripts/services.sh
 source scripts/services.sh

@@ -20,6 +20,11 @@
 /* Protocol revisions this server speaks, newest first (MCP "Versioning"). */
 static const char *const protocols[] = { "2025-11-25", "2025-06-18", "2025-03-26" };
 
+/* MCP "Logging": the syslog severities, least severe first. */
+static const char *const log_levels[] = { "debug", "info", "notice", "warning",
+                                          "error", "critical", "alert", "emergency" };
+enum { LOG_INFO = 1, LOG_NOTICE = 2, LOG_WARNING = 3 };
+
 typedef struct call {
     wg_mcp_session *s;
     json_t *id;                 /* the request's id (copy) */
@@ -43,6 +48,7 @@ struct wg_mcp_session {
     int initialized;
     char protocol[16];
     int elicit;                 /* the client declared form elicitation */
+    int log_level;              /* logging/setLevel's index in log_levels; -1 none yet */
     int closing, closed;
     call *calls;
     size_t running;             /* threads running calls (at most o.max_calls) */
@@ -146,6 +152,39 @@ static void on_event(void *ud, const wg_engine_event *ev)
     send_msg(c->s, c->id, 0, wg_rpc__notification("notifications/progress", p));
 }
 
+/* ---- the gate's decisions as log messages ------------------------------------ */
+
+/* After logging/setLevel, every gated call tells the client's log what the
+ * gate decided and why (logger "waggle.gate"): info when it ran silently,
+ * notice when it ran after an approval or a level's pre-approval, warning
+ * when it waits for a person or was refused. Nothing before setLevel. */
+static void log_decision(call *c, const wg_engine_outcome *out)
+{
+    static const char *const outcome[] = {
+        [WG_ENGINE_RAN] = "ran", [WG_ENGINE_PENDING] = "pending approval",
+        [WG_ENGINE_DENIED] = "denied", [WG_ENGINE_EXPIRED] = "expired",
+    };
+    wg_mcp_session *s = c->s;
+    int level = out->status != WG_ENGINE_RAN ? LOG_WARNING
+              : out->decision.needs_confirmation_base ? LOG_NOTICE : LOG_INFO;
+    pthread_mutex_lock(&s->mu);
+    int wanted = s->log_level >= 0 && level >= s->log_level;
+    pthread_mutex_unlock(&s->mu);
+    if (!wanted || (unsigned)out->status >= sizeof outcome / sizeof *outcome)
+        return;
+    json_t *data = json_pack("{s:s,s:s,s:s,s:s}", "tool", c->tool, "outcome",
+                             outcome[out->status], "rule",
+                             out->decision.rule ? out->decision.rule : "",
+                             "reason", out->decision.reason);
+    if (data && out->approval_id[0])
+        json_object_set_new(data, "approvalId", json_string(out->approval_id));
+    if (!data)
+        return;
+    send_msg(s, c->id, 0, wg_rpc__notification("notifications/message",
+             json_pack("{s:s,s:s,s:o}", "level", log_levels[level], "logger", "waggle.gate",
+                       "data", data)));
+}
+
 /* ---- tools/call on its own thread ------------------------------------------- */
 
 static json_t *execute(call *c)
@@ -174,6 +213,7 @@ static json_t *execute(call *c)
     int rc = wg_engine_execute(s->o.engine, &call, &a, &ctx, &out);
     if (rc < 0)
         return wg_mcp__tool_error("%s: %s", c->tool, wg_error_last());
+    log_decision(c, &out);
     json_t *r = wg_mcp__call_result(&out);
     wg_engine_outcome_clear(&out);
     return r;
@@ -260,8 +300,8 @@ static void m_initialize(wg_mcp_session *s, const wg_rpc_msg *m)
     s->elicit = wg_mcp__elicit_supported(caps);
     s->initialized = 1;
     pthread_mutex_unlock(&s->mu);
-    json_t *r = json_pack("{s:s,s:{s:{s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", use,
-        "capabilities", "tools", "listChanged", 1,
+    json_t *r = json_pack("{s:s,s:{s:{s:b},s:{}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", use,
+        "capabilities", "tools", "listChanged", 1, "logging",
         "serverInfo", "name", "waggle", "title", "waggle - gated tools for agents",
         "version", wg_version(),
         "instructions", "Every tool call passes waggle's gate. A call that needs a person's "
@@ -373,6 +413,23 @@ static void m_tools_call(wg_mcp_session *s, const wg_rpc_msg *m)
     }
 }
 
+static void m_logging_set_level(wg_mcp_session *s, const wg_rpc_msg *m)
+{
+    const char *want = json_string_value(json_object_get(m->params, "level"));
+    size_t n = sizeof log_levels / sizeof *log_levels, i = 0;
+    while (want && i < n && strcmp(log_levels[i], want) != 0)
+        i++;
+    if (!want || i == n) {
+        send_error(s, m->id, WG_RPC_INVALID_PARAMS, "logging/setLevel needs params.level: debug, "
+                   "info, notice, warning, error, critical, alert or emergency");
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->log_level = (int)i;
+    pthread_mutex_unlock(&s->mu);
+    send_msg(s, m->id, 1, wg_rpc__result(m->id, json_object()));
+}
+
 static const struct {
     const char *name;
     method_fn fn;
@@ -382,6 +439,7 @@ static const struct {
     { "ping", m_ping, 1 },
     { "tools/list", m_tools_list, 0 },
     { "tools/call", m_tools_call, 0 },
+    { "logging/setLevel", m_logging_set_level, 0 },
 };
 
 /* ---- notifications and answers from the client --------------------------- */
@@ -492,6 +550,7 @@ int wg_mcp__session_new(wg_mcp_session **out, const wg_mcp_options *o)
     wg_mcp_session *s = calloc(1, sizeof *s);
     if (!s)
         return wg_error_set(WG_ENOMEM, "out of memory");
+    s->log_level = -1;
     s->o = *o;
     s->o.actor = NULL;
     if (!s->o.poll_ms)

@@ -14,10 +14,11 @@
  *   GET /mcp     the session's own event stream (list_changed); one at a time
  *   DELETE /mcp  ends the session (its running calls finish first)
  *
- * Security (the transport's note): an Origin header that is not one of the
- * operator's --cors-origin values is 403; an MCP-Protocol-Version header
- * naming a revision this server does not speak, or not the negotiated one,
- * is 400; the client must accept application/json and text/event-stream
+ * Security (the transport's note): an Origin header that is neither one of
+ * the operator's --cors-origin values nor this service's own origin is 403;
+ * an MCP-Protocol-Version header naming a revision this server does not
+ * speak is 400 (any revision it speaks is accepted, as the transport says:
+ * "invalid or unsupported"); the client must accept application/json and text/event-stream
  * (406). The Host check (DNS rebinding) ran before.
  *
  * Nothing here blocks a pool thread: a stream with nothing to send suspends
@@ -280,10 +281,13 @@ static int rpc_status(wg_res *res, int status, int code, const char *why)
     return wg_res_json(res, status, wg_rpc__error(NULL, code, why, NULL));
 }
 
+/* No Origin (not a browser), one the operator listed, or this service's own
+ * (a page it served, on a Host the DNS-rebinding check already accepted). */
 static int origin_ok(const wg_req *req)
 {
     const char *origin = wg_req_header(req, "Origin");
-    return !origin || wg_guard__origin_ok(req->ctx->priv, origin);
+    return !origin || wg_guard__origin_ok(req->ctx->priv, origin) ||
+           wg_guard__same_origin(origin, wg_req_header(req, "Host"));
 }
 
 static int accepts(const wg_req *req, const char *type)
@@ -318,13 +322,6 @@ static int session_of(hsession **out, wg_res *res, const wg_req *req, area *a)
     if (!(*out = find(a, sid)))
         return rpc_status(res, 404, WG_RPC_INVALID_REQUEST,
                           "no such MCP session (it ended): initialize again"), -1;
-    const char *pv = wg_req_header(req, "MCP-Protocol-Version");
-    const char *neg = wg_mcp__session_protocol((*out)->mcp);
-    if (pv && neg[0] && strcmp(pv, neg) != 0) {
-        release(a, *out);
-        return rpc_status(res, 400, WG_RPC_INVALID_REQUEST,
-                          "MCP-Protocol-Version differs from the negotiated revision"), -1;
-    }
     return 0;
 }
 

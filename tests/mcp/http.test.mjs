@@ -9,7 +9,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema, EmptyResultSchema }
+  from '@modelcontextprotocol/sdk/types.js';
 import { SEND, LIST, dataDir, removeDir, cli, startServer, stopServer, httpClient, textOf,
   auditCount } from './common.mjs';
 
@@ -120,6 +121,36 @@ async function post(body, headers = {}) {
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }
 
+test('logging/setLevel: each gated call is logged with the rule that decided', async () => {
+  const { client, transport } = await httpClient(server);
+  const seen = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => seen.push(n.params));
+  try {
+    let r = await call(client, LIST, {});
+    assert.equal(r.isError, false, textOf(r));
+    assert.equal(seen.length, 0, 'nothing is logged before logging/setLevel');
+    await client.setLoggingLevel('info');
+    r = await call(client, LIST, {});
+    r = await call(client, SEND, msg);
+    assert.equal(r.isError, true);
+    assert.equal(seen.length, 2, JSON.stringify(seen));
+    assert.equal(seen[0].level, 'info');
+    assert.equal(seen[0].logger, 'waggle.gate');
+    assert.equal(seen[0].data.tool, LIST);
+    assert.ok(seen[0].data.rule, 'the deciding rule is named');
+    assert.equal(seen[1].level, 'warning');
+    assert.equal(seen[1].data.approvalId, r.structuredContent.approvalId);
+    await client.setLoggingLevel('error');
+    await call(client, SEND, msg);
+    assert.equal(seen.length, 2, 'a warning is below error: not sent');
+    await assert.rejects(client.request({ method: 'logging/setLevel', params: { level: 'loud' } },
+      EmptyResultSchema), /level/);
+  } finally {
+    await transport.terminateSession();
+    await client.close();
+  }
+});
+
 test('malformed frames and the transport checks', async () => {
   let r = await post('not json');
   assert.equal(r.status, 400);
@@ -140,6 +171,10 @@ test('malformed frames and the transport checks', async () => {
   assert.equal(r.status, 400);
   r = await post('{"jsonrpc":"2.0","id":2,"method":"ping"}', { 'Mcp-Session-Id': sid, Origin: 'https://evil.example' });
   assert.equal(r.status, 403);
+  r = await post('{"jsonrpc":"2.0","id":2,"method":"ping"}', { 'Mcp-Session-Id': sid, Origin: new URL(server.url).origin });
+  assert.equal(r.status, 200, 'the service\'s own origin is not a rebinding attack');
+  r = await post('{"jsonrpc":"2.0","id":2,"method":"ping"}', { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-06-18' });
+  assert.equal(r.status, 200, 'any supported revision is accepted after negotiation');
   r = await post('{"jsonrpc":"2.0","id":2,"method":"ping"}', { 'Mcp-Session-Id': sid, Accept: 'application/json' });
   assert.equal(r.status, 406);
   r = await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope"}}', { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' });

@@ -324,8 +324,11 @@ enum {
 int sh_target_class(const char *t, size_t n, int cwd);
 int sh_is_raw_disk(const char *t, size_t n);
 int sh_is_drive_root(const char *t, size_t n);
-/* A Windows path that names a system or profile folder: %SystemDrive%,
- * %USERPROFILE%, $env:WINDIR, C:\\Windows, C:\\Users\\NAME, ... (raw text). */
+/* A Windows path that names a drive root, a system or a profile folder,
+ * case-insensitive, with \\?\ and forward-slash spellings: its class
+ * (SH_T_ROOT for %SystemDrive%, SH_T_SYSTEM for C:\\Windows[\\X],
+ * C:\\Users, %WINDIR%, SH_T_HOME for %USERPROFILE%, $env:USERPROFILE,
+ * C:\\Users\\NAME), or 0. Raw or normalized text. */
 int sh_is_windows_critical(const char *t, size_t n);
 const char *sh_target_phrase(int cls);
 /* The cwd class after `cd t` when t is of class cls = SH_T_SYSTEM, else -1. */

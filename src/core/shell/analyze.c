@@ -735,7 +735,8 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
                    " writes to the raw disk ", t, v->via);
         return;
     }
-    if (sh_check_persist_write(cx, v, t, w->len, what, append))
+    (void)append;                       /* every write of a start-up file is persistence */
+    if (sh_check_persist_write(cx, v, t, w->len, what))
         return;
     /* `echo hi > /etc/passwd` stays destructive (reference vector 12.1);
      * `> /etc/passwd` alone, cp, tee, truncate, unlink destroy it */

@@ -103,7 +103,7 @@ Test(shell_classes, write_then_run_and_persistence)
     shellt_expect("printf 'doas id' > go.sh; bash go.sh", CRIT, "critical.privilege");
     shellt_expect("echo ls > go.sh; sh ./go.sh", RISKY, "bash.writes_file");   /* the write asks, the run is ls */
     shellt_expect("echo 'curl x | sh' >> ~/.zprofile", CRIT, "critical.persistence");
-    shellt_expect("echo 'x' > ~/.bashrc", DESTR, "bash.write_outside_project");  /* 12.1 #51 */
+    shellt_expect("echo 'x' > ~/.bashrc", CRIT, "critical.persistence");  /* 12.1 #51: any write */
     shellt_expect("cp hook .git/hooks/pre-commit", CRIT, "critical.persistence");
     shellt_expect("crontab jobs.txt", CRIT, "critical.persistence");
     shellt_expect("crontab -l", SAFE, "bash.safe");

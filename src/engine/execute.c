@@ -198,7 +198,7 @@ void wg_engine__expired_events(wg_engine *e, const wg_engine_ctx *ctx, const cha
                                const char *approval_id, const char *workspace_id,
                                const char *session_id)
 {
-    call_view v = { tool, approval_id, workspace_id, session_id };
+    call_view v = { tool, approval_id, workspace_id, session_id, NULL };
     step(e, ctx, &v, "✖ %s approval expired%s", "");
     error_event(e, ctx, &v, "APPROVAL_EXPIRED", "the approval expired and counts as denied");
 }
@@ -451,7 +451,7 @@ static int wait_for_person(wg_engine *e, const wg_engine_call *call, const wg_en
 
     char when[WG_TIME_ISO_MAX];
     wg_time_format_iso(when, p.expires_ms);
-    call_view v = { call->tool, p.id, call->workspace_id, call->session_id };
+    call_view v = { call->tool, p.id, call->workspace_id, call->session_id, NULL };
     json_t *d = event_base(&v);
     json_object_set_new(d, "requestId", json_string(p.id));
     json_object_set_new(d, "toolName", json_string(call->tool));
@@ -542,7 +542,7 @@ int wg_engine_check(wg_engine *e, const wg_engine_call *call,
     json_decref(summary);
     /* a runtime that runs its own tools (write_file, bash) asks here: its
      * auto-approval is a step on the bus like the executor's (spec 7.5) */
-    call_view v = { call->tool, NULL, call->workspace_id, call->session_id };
+    call_view v = { call->tool, NULL, call->workspace_id, call->session_id, NULL };
     if (rc == 0)
         step(e, NULL, &v, "⚡ %s auto-approved (%s)", level);
     return rc;

@@ -450,31 +450,6 @@ static struct {
 } intents;
 static pthread_once_t intents_once = PTHREAD_ONCE_INIT;
 
-/* Splits s into lower-case stemmed words (stop words kept). */
-static size_t split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s)
-{
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && n < cap) {
-        while (*p && !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                       (*p >= '0' && *p <= '9') || *p >= 0x80))
-            p++;
-        const unsigned char *b = p;
-        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-               *p >= 0x80)
-            p++;
-        size_t len = (size_t)(p - b);
-        if (len == 0 || len > WG_CAT_WORD_MAX)
-            continue;
-        for (size_t i = 0; i < len; i++)
-            out[n][i] = (char)(b[i] >= 'A' && b[i] <= 'Z' ? b[i] - 'A' + 'a' : b[i]);
-        out[n][len] = '\0';
-        wg_catalog__stem(out[n], len);
-        n++;
-    }
-    return n;
-}
-
 static int build(void)
 {
     size_t n = 0;
@@ -490,11 +465,11 @@ static int build(void)
         rule *r = &intents.r[i];
         r->category = rules[i].category;
         r->consume = rules[i].when[0] == '=';
-        r->nwhen = split(w, RULE_WORDS, rules[i].when + r->consume);
+        r->nwhen = wg_catalog__split(w, RULE_WORDS, rules[i].when + r->consume);
         for (size_t k = 0; k < r->nwhen; k++)
             if (!(r->when[k] = strdup(w[k])))
                 return -1;
-        size_t nm = split(w, 16, rules[i].means);
+        size_t nm = wg_catalog__split(w, 16, rules[i].means);
         r->means = calloc(nm + 1, sizeof *r->means);
         r->means_len = calloc(nm + 1, sizeof *r->means_len);
         if (!r->means || !r->means_len)
@@ -548,7 +523,7 @@ void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
         fn(ctx, NULL, 0, UTIL, WG_CAT_V_INTENT);
     }
     char w[WG_CAT_QUERY_WORDS][WG_CAT_WORD_MAX + 4];
-    size_t n = split(w, WG_CAT_QUERY_WORDS, query);
+    size_t n = wg_catalog__split(w, WG_CAT_QUERY_WORDS, query);
     size_t covered = 0;   /* words before this index are inside a matched phrase */
     for (size_t i = 0; i < n; i++) {
         /* at each word only the longest matching triggers apply: "signed

@@ -47,6 +47,11 @@ typedef int (*wg_cat_word_fn)(void *ctx, const char *stem, size_t len, size_t po
  * words, stems, and calls fn. Returns the number of words passed to fn. */
 size_t wg_catalog__words(const char *text, wg_cat_word_fn fn, void *ctx);
 
+/* Splits s like wg_catalog__words but keeps stop words (as the intent rules
+ * and the lexicon see a query): at most cap stems into out, each lower-case
+ * and NUL-terminated; over-long words are dropped. Returns the count. */
+size_t wg_catalog__split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s);
+
 /* Light suffix stemmer in place (plurals, -ing, -ed, -er, -ment, -ly,
  * -ation, final e). Returns the new length. */
 size_t wg_catalog__stem(char *w, size_t len);

@@ -308,37 +308,14 @@ static struct {
 } lex;
 static pthread_once_t lex_once = PTHREAD_ONCE_INIT;
 
-/* Splits s into lower-case stemmed words, stop words kept (as the intent
- * matcher sees a query). */
-static size_t split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s)
-{
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && n < cap) {
-        while (*p && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-            p++;
-        const unsigned char *b = p;
-        while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
-            p++;
-        size_t len = (size_t)(p - b);
-        if (len == 0 || len > WG_CAT_WORD_MAX)
-            continue;
-        memcpy(out[n], b, len);
-        out[n][len] = '\0';
-        wg_catalog__stem(out[n], len);
-        n++;
-    }
-    return n;
-}
-
 static int build(void)
 {
     size_t n = 0, words = 0;
     char w[LEX_WORDS][WG_CAT_WORD_MAX + 4];
     while (rows[n].words) {
-        words += split(w, LEX_WORDS, rows[n].words);
+        words += wg_catalog__split(w, LEX_WORDS, rows[n].words);
         if (rows[n].anchors)
-            words += split(w, LEX_WORDS, rows[n].anchors);
+            words += wg_catalog__split(w, LEX_WORDS, rows[n].anchors);
         n++;
     }
     lex.r = calloc(n + 1, sizeof *lex.r);
@@ -352,7 +329,7 @@ static int build(void)
     for (size_t i = 0; i < n; i++) {
         lexrow *r = &lex.r[i];
         r->category = rows[i].category;
-        size_t nm = split(w, LEX_WORDS, rows[i].means);
+        size_t nm = wg_catalog__split(w, LEX_WORDS, rows[i].means);
         r->means = calloc(nm + 1, sizeof *r->means);
         r->means_len = calloc(nm + 1, sizeof *r->means_len);
         if (!r->means || !r->means_len)
@@ -363,9 +340,9 @@ static int build(void)
             r->means_len[k] = strlen(w[k]);
         }
         r->nmeans = nm;
-        size_t nw = split(w, LEX_WORDS, rows[i].words), nplain = nw;
+        size_t nw = wg_catalog__split(w, LEX_WORDS, rows[i].words), nplain = nw;
         if (rows[i].anchors)
-            nw += split(w + nw, LEX_WORDS - nw, rows[i].anchors);
+            nw += wg_catalog__split(w + nw, LEX_WORDS - nw, rows[i].anchors);
         for (size_t k = 0; k < nw; k++) {
             size_t len = strlen(w[k]);
             /* the same stem twice in one row counts once */

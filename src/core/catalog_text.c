@@ -146,3 +146,30 @@ size_t wg_catalog__words(const char *text, wg_cat_word_fn fn, void *ctx)
     }
     return pos;
 }
+
+static int word_byte(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+size_t wg_catalog__split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && n < cap) {
+        while (*p && !word_byte(*p))
+            p++;
+        const unsigned char *b = p;
+        while (word_byte(*p))
+            p++;
+        size_t len = (size_t)(p - b);
+        if (len == 0 || len > WG_CAT_WORD_MAX)
+            continue;
+        for (size_t i = 0; i < len; i++)
+            out[n][i] = (char)(b[i] >= 'A' && b[i] <= 'Z' ? b[i] - 'A' + 'a' : b[i]);
+        out[n][len] = '\0';
+        wg_catalog__stem(out[n], len);
+        n++;
+    }
+    return n;
+}

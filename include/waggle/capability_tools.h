@@ -47,6 +47,8 @@ typedef struct {
     size_t n_native_tools;
     wg_captool_audit_fn audit;             /* optional */
     void *audit_ctx;
+    wg_store *store;                       /* optional: when shared (replicas), the active
+                                              skills are its documents (waggle/skills.h) */
 } wg_captool_env;
 
 /* The two definitions, in a static table. */

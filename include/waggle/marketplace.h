@@ -8,7 +8,12 @@
  * each with its trust assessment (source "marketplace"), and writes the
  * audit row marketplace_installed; publish packages an installed skill as a
  * pack (marketplace_published). Names are [A-Za-z0-9._-] before they touch
- * a path. Checks and writes are serialised per engine.
+ * a path. Checks and writes are serialised per engine. Replicas on a shared
+ * store keep packs and skills as its documents under the same names
+ * (docs/replicas.md), each install or publish one write transaction. A
+ * pack.json is parsed strictly: at most 64 KiB, nothing nested but its
+ * skills list, and a pack's skills at most 4 MiB together (WG_EINVAL with
+ * the reason).
  *
  * Every returned json_t is new. Errors: WG_EINVAL (a bad name, a pack with
  * 0 or more than WG_MARKETPLACE_SKILLS_MAX skills, a missing skill file),

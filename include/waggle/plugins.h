@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "waggle/store.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,6 +43,12 @@ typedef struct {
  * error). Returns 0, WG_EIO (the plugins dir exists but cannot be listed),
  * WG_ENOMEM. */
 WG_EXTERN int wg_plugins_load(wg_plugin_list *out, const char *data_dir);
+
+/* The same over a store: when st is shared (replicas on PostgreSQL) the
+ * manifests are its documents plugins/<name>/plugin.json, the same on every
+ * replica (an unreachable store is WG_EUNAVAILABLE); otherwise (st NULL or
+ * SQLite) DATA_DIR/plugins as above. Sorted by name either way. */
+WG_EXTERN int wg_plugins_load_in(wg_plugin_list *out, wg_store *st, const char *data_dir);
 
 /* Parses one plugin.json text; dir_name is the fallback name. out is zeroed
  * first. Returns 0, WG_EINVAL (not a JSON object, wrong field types, unsafe

@@ -11,7 +11,8 @@
  *     network: true
  *   ---
  * (or `permissions: [network, fileSystem]`, or `permissions: none`).
- * Active skills live in DATA_DIR/skills/<name>.md. The starter pack is
+ * Active skills live in DATA_DIR/skills/<name>.md (replicas: in the shared
+ * store, the _in variants). The starter pack is
  * embedded in the library at build time; the environment variable
  * WAGGLE_STARTER_SKILLS_DIR, when set, replaces it with a directory.
  *
@@ -23,6 +24,7 @@
 #include "waggle/export.h"
 
 #include <stddef.h>
+#include "waggle/store.h"
 #include "waggle/trust.h"
 
 #ifdef __cplusplus
@@ -105,6 +107,17 @@ WG_EXTERN int wg_skills_validate_install(const wg_skill **starter_out, const wg_
  * new file's path (free()). Returns 0, the validation codes, WG_EIO, WG_ENOMEM. */
 WG_EXTERN int wg_skills_install(char **path_out, const char *data_dir, const wg_skillset *starter,
                                 const char *name, const char *source);
+
+/* The same over a store (docs/replicas.md). When st is shared (replicas on
+ * PostgreSQL) the active skills are its documents skills/<name>.md, which
+ * every replica sees: install creates the document (of two installs at
+ * once exactly one wins, the other is WG_EEXISTS) and *path_out reads
+ * "the shared store (skills/<name>.md)"; an unreachable store is
+ * WG_EUNAVAILABLE. Otherwise (st NULL or SQLite) DATA_DIR/skills as above. */
+WG_EXTERN int wg_skillset_load_active_in(wg_skillset **out, wg_store *st, const char *data_dir);
+WG_EXTERN int wg_skills_install_in(char **path_out, wg_store *st, const char *data_dir,
+                                   const wg_skillset *starter, const char *name,
+                                   const char *source);
 
 #ifdef __cplusplus
 }

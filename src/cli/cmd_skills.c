@@ -1,11 +1,15 @@
 /* cmd_skills.c - `waggle skills`: list active and installable skills, show
- * one, install a starter skill into DATA_DIR/skills (spec 3.3). */
+ * one, install a starter skill into DATA_DIR/skills (spec 3.3) - or, with
+ * WAGGLE_DATABASE_URL (replicas), into the shared store every replica reads
+ * (docs/replicas.md). */
 #include "cli.h"
 #include "capcli.h"
 #include "waggle/acquire.h"
 #include "waggle/datadir.h"
 #include "waggle/skills.h"
 #include "waggle/error.h"
+#include "waggle/store.h"
+#include "store/tree.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -24,6 +28,9 @@ static void help(void)
         "skill; `install` copies a starter skill into the active set atomically. Only\n"
         "the starter-pack source installs here; marketplace, MCP and connector sources\n"
         "go through the capability-request marker (waggle marker --help).\n"
+        "With WAGGLE_DATABASE_URL set (replicas on one PostgreSQL) the active skills\n"
+        "are the shared store's, the same on every replica; the data dir's skill\n"
+        "files are imported into it once (docs/replicas.md).\n"
         "\n"
         "options:\n"
         "  --source S      install source (only starter-pack is accepted)\n"
@@ -46,11 +53,13 @@ static int badge(wg_trust_assessment *a, const wg_trust *t, const wg_skill *sk, 
 }
 
 static int list(const char *cmd, const wg_skillset *active, const wg_skillset *starter,
-                const wg_trust *t, int as_json, const char *dir)
+                const wg_trust *t, int as_json, const char *dir, const wg_store *st)
 {
     json_t *ja = json_array(), *ji = json_array();
     int rc = 0;
-    if (!as_json)
+    if (!as_json && wg_tree__shared(st))
+        printf("Active skills (the shared store):\n");
+    else if (!as_json)
         printf("Active skills (%s/skills):\n", dir);
     for (size_t i = 0; i < wg_skillset_count(active); i++) {
         const wg_skill *sk = wg_skillset_get(active, i);
@@ -94,11 +103,11 @@ static int list(const char *cmd, const wg_skillset *active, const wg_skillset *s
     return WG_EXIT_OK;
 }
 
-static int install(const char *cmd, const char *dir, const wg_skillset *starter,
+static int install(const char *cmd, wg_store *st, const char *dir, const wg_skillset *starter,
                    const wg_trust *t, const char *name, const char *source)
 {
     char *path = NULL;
-    int rc = wg_skills_install(&path, dir, starter, name, source);
+    int rc = wg_skills_install_in(&path, st, dir, starter, name, source);
     if (rc == WG_EUNSUPPORTED || rc == WG_ENOTFOUND)
         rc = WG_EINVAL;   /* bad input: exit 2 */
     if (rc < 0)
@@ -166,18 +175,29 @@ int cmd_skills(int argc, char **argv, const wg_cli *cli)
     char *dir = NULL;
     wg_skillset *active = NULL, *starter = NULL;
     wg_trust *t = NULL;
+    wg_store *st = NULL;
+    const char *url = getenv("WAGGLE_DATABASE_URL");
     int rc = wg_datadir_resolve(&dir, data_dir);
-    if (rc == 0 && (rc = wg_skillset_load_active(&active, dir)) == 0 &&
+    if (rc == 0 && url && *url) {   /* replicas: the shared store, with this data dir's files */
+        wg_tree_import imp;
+        if ((rc = wg_store_open(&st, dir)) == 0)
+            rc = wg_tree__import(&imp, st, dir);
+        if (rc == 0 && imp.refused)
+            fprintf(stderr, "%s: %zu file(s) of %s not imported into the shared store: %s\n",
+                    argv[0], imp.refused, dir, imp.first_refusal);
+    }
+    if (rc == 0 && (rc = wg_skillset_load_active_in(&active, st, dir)) == 0 &&
         (rc = wg_skillset_load_starter(&starter)) == 0)
         rc = wg_trust_new(&t);
     if (rc < 0)
         rc = wg_cli_error(argv[0], rc);
     else if (is_list)
-        rc = list(argv[0], active, starter, t, as_json, dir);
+        rc = list(argv[0], active, starter, t, as_json, dir, st);
     else if (strcmp(sub, "show") == 0)
         rc = show(argv[0], active, starter, argv[optind + 1]);
     else
-        rc = install(argv[0], dir, starter, t, argv[optind + 1], source);
+        rc = install(argv[0], st, dir, starter, t, argv[optind + 1], source);
+    wg_store_free(st);
     wg_trust_free(t);
     wg_skillset_free(starter);
     wg_skillset_free(active);

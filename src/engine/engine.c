@@ -5,6 +5,7 @@
  * connector-risk hook reads the registry when one is open and the built-in
  * connector tables otherwise (the same declared risk either way). */
 #include "engine/engine_int.h"
+#include "store/tree.h"
 #include "store/config.h"
 #include "waggle/acquire.h"
 #include "waggle/datadir.h"
@@ -233,6 +234,17 @@ static int open_store(wg_engine *e)
     rc = e->store_url ? wg_store_open_backend(&st, wg_store_postgres_backend(), e->store_url,
                                               e->data_dir)
                       : wg_store_open(&st, e->data_dir);
+    wg_tree_import imp;
+    /* Replicas: this data dir's skills, packs and plugin manifests join the
+     * shared store once (names it holds already are left as they are). */
+    if (rc == 0 && (rc = wg_tree__import(&imp, st, e->data_dir)) < 0)
+        wg_store_free(st);
+    if (rc == 0 && imp.imported)
+        wg_engine__logf(e, "shared store: imported %zu of this data dir's skills, packs and "
+                        "plugins", imp.imported);
+    if (rc == 0 && imp.refused)
+        wg_engine__logf(e, "warning: shared store: %zu file(s) of the data dir not imported "
+                        "(they stay where they are): %s", imp.refused, imp.first_refusal);
     if (rc == 0)
         PUBLISH(e->store, st);
     return rc;

@@ -307,9 +307,11 @@ static int run_tool(json_t **result, wg_engine *e, tool_kind kind, const call_vi
         const wg_trust *t = NULL;
         const wg_skillset *s = NULL;
         cap_audit ca = { e, actor, v };
-        if ((rc = wg_engine_trust(&t, e)) == 0 && (rc = wg_engine_starter(&s, e)) == 0) {
+        wg_store *shared = NULL;
+        if ((rc = wg_engine_trust(&t, e)) == 0 && (rc = wg_engine_starter(&s, e)) == 0 &&
+            (rc = wg_engine__shared_store(&shared, e)) == 0) {
             wg_captool_env env = { .trust = t, .starter = s, .data_dir = e->data_dir,
-                                   .audit = on_capability, .audit_ctx = &ca };
+                                   .audit = on_capability, .audit_ctx = &ca, .store = shared };
             rc = wg_captool_execute(&text, &env, v->tool, a);
         }
         if (text)

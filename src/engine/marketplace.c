@@ -1,123 +1,141 @@
 /* marketplace.c - the local marketplace (waggle/marketplace.h): listing
  * packs, installing one all or nothing, publishing an installed skill, and
  * the enterprise packs KVARK unlocks. Moved below the server so that no
- * face reads the data dir or decides what an install means on its own. */
+ * face reads the data dir or decides what an install means on its own.
+ * Packs and installed skills are store/tree.h's: files of the data dir on
+ * one machine, documents of the shared store for replicas (one write
+ * transaction per install or publish, so replicas never interleave). */
 #include "engine/engine_int.h"
 #include "engine/skilltrust.h"
 #include "store/files.h"
+#include "store/tree.h"
 #include "waggle/error.h"
 #include "waggle/marketplace.h"
+#include "waggle/skills.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *market_dir(const wg_engine *e)
+/* The store when the marketplace is shared (replicas), else NULL. */
+static int shared_of(wg_store **st, wg_engine *e)
 {
-    return wg_files__join(e->data_dir, "marketplace", NULL);
+    return wg_engine__shared_store(st, e);
 }
 
-/* The pack's manifest, or one built from its *.md files. New or NULL. */
-static json_t *load_pack(const char *dir, const char *name)
+/* The pack's manifest (*out new): its pack.json, parsed strictly
+ * (store/tree.h), or - for files only - one built from its *.md files.
+ * WG_ENOTFOUND when there is no such pack; WG_EINVAL when it is there but
+ * refused (the message says why). */
+static int load_pack(json_t **out, wg_store *st, const char *data_dir, const char *name)
 {
-    char *pdir = wg_files__join(dir, name, NULL);
-    char *mpath = pdir ? wg_files__join(pdir, "pack.json", NULL) : NULL;
-    char *text = NULL;
-    json_t *pack = NULL;
-    if (mpath && wg_files__read(&text, NULL, mpath, WG_MARKETPLACE_SKILL_BYTES) == 0) {
-        pack = json_loads(text, 0, NULL);
-        if (!json_is_object(pack) || !json_is_array(json_object_get(pack, "skills"))) {
-            json_decref(pack);
-            pack = NULL;
-        }
-    } else if (pdir) {
-        DIR *d = opendir(pdir);
-        if (d) {
-            json_t *skills = json_array();
-            for (struct dirent *de; (de = readdir(d));) {
-                size_t l = strlen(de->d_name);
-                if (l > 3 && strcmp(de->d_name + l - 3, ".md") == 0 && wg_files__name_ok(de->d_name))
-                    json_array_append_new(skills, json_stringn(de->d_name, l - 3));
-            }
-            closedir(d);
-            pack = json_pack("{s:s,s:s,s:o}", "name", name, "description", "", "skills", skills);
-        }
+    char rel[128], *text = NULL;
+    size_t len = 0;
+    snprintf(rel, sizeof rel, "marketplace/%s/pack.json", name);
+    int rc = wg_tree__read(&text, &len, st, data_dir, rel, WG_PACK_MANIFEST_MAX);
+    if (rc == 0) {
+        rc = wg_tree__pack_parse(out, text, len, name);
+        free(text);
+        return rc;
     }
-    if (pack)
-        json_object_set_new(pack, "name", json_string(name));
-    free(text);
-    free(mpath);
-    free(pdir);
-    return pack;
+    if (rc == WG_EDENIED)
+        return wg_error_set(WG_EINVAL, "pack %s: pack.json is not a regular file or is larger "
+                            "than %d bytes", name, WG_PACK_MANIFEST_MAX);
+    if (rc != WG_ENOTFOUND || wg_tree__shared(st))
+        return rc;
+    snprintf(rel, sizeof rel, "marketplace/%s", name);
+    if ((rc = wg_tree__exists(st, data_dir, rel)) <= 0)
+        return rc < 0 ? rc : wg_error_set(WG_ENOTFOUND, "no marketplace pack by that name");
+    char **names = NULL;
+    size_t n = 0;
+    if ((rc = wg_tree__list(&names, &n, st, data_dir, rel, ".md")) < 0)
+        return rc;
+    json_t *skills = json_array();
+    for (size_t i = 0; skills && i < n; i++)
+        json_array_append_new(skills, json_string(names[i]));
+    wg_store_doc_names_free(names);
+    *out = json_pack("{s:s,s:s,s:o}", "name", name, "description", "", "skills", skills);
+    return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
 }
 
 int wg_marketplace_list(json_t **out, wg_engine *e)
 {
     if (!out || !e)
         return wg_error_set(WG_EINVAL, "wg_marketplace_list: NULL argument");
-    char *dir = market_dir(e);
+    wg_store *st = NULL;
+    char **names = NULL;
+    size_t n = 0;
+    int rc = shared_of(&st, e);
+    if (rc == 0)
+        rc = wg_tree__list(&names, &n, st, e->data_dir, "marketplace", "pack.json");
+    if (rc < 0)
+        return rc;
     json_t *packs = json_array();
-    DIR *d = dir ? opendir(dir) : NULL;
-    for (struct dirent *de; d && (de = readdir(d));) {
-        if (!wg_files__name_ok(de->d_name))
-            continue;
-        json_t *p = load_pack(dir, de->d_name);
-        if (p)
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        json_t *p = NULL;
+        int prc = load_pack(&p, st, e->data_dir, names[i]);
+        if (prc == 0)
             json_array_append_new(packs, p);
+        else if (prc == WG_ENOMEM || prc == WG_EUNAVAILABLE || prc == WG_ESTORE)
+            rc = prc;
+        else
+            wg_error_clear();   /* a refused pack is not listed; install says why */
     }
-    if (d)
-        closedir(d);
-    free(dir);
+    wg_store_doc_names_free(names);
+    if (rc < 0) {
+        json_decref(packs);
+        return rc;
+    }
     *out = json_pack("{s:o,s:I}", "packs", packs, "total", (json_int_t)json_array_size(packs));
     return *out ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
 }
 
 /* Every check first, so a refused install leaves nothing behind; caller
- * holds e->market_mu. */
-static int install_locked(json_t *installed, wg_engine *e, const char *dir, const char *name,
+ * holds e->market_mu, and when shared the store's write lock (one step
+ * across replicas). */
+static int install_locked(json_t *installed, wg_engine *e, wg_store *st, const char *name,
                           const json_t *skills, const wg_trust *trust)
 {
-    size_t n = json_array_size(skills);
+    size_t n = json_array_size(skills), total = 0;
     char *texts[WG_MARKETPLACE_SKILLS_MAX] = { 0 };
-    char *dests[WG_MARKETPLACE_SKILLS_MAX] = { 0 };
+    size_t lens[WG_MARKETPLACE_SKILLS_MAX] = { 0 };
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const char *skill = json_string_value(json_array_get(skills, i));
-        char file[80];
-        if (!skill || !wg_files__name_ok(skill)) {
+        char src[200], dst[128];
+        if (!skill || wg_skill_name_check(skill) < 0) {
             rc = wg_error_set(WG_EINVAL, "the pack lists an invalid skill name");
             break;
         }
-        snprintf(file, sizeof file, "%s.md", skill);
-        char *src = wg_files__join(dir, name, file);
-        dests[i] = wg_files__join(e->data_dir, "skills", file);
-        if (!src || !dests[i]) {
-            free(src);
-            rc = wg_error_set(WG_ENOMEM, "out of memory");
+        snprintf(src, sizeof src, "marketplace/%s/%s.md", name, skill);
+        snprintf(dst, sizeof dst, "skills/%s.md", skill);
+        rc = wg_tree__read(&texts[i], &lens[i], st, e->data_dir, src, WG_MARKETPLACE_SKILL_BYTES);
+        if (rc == WG_ENOMEM || rc == WG_EUNAVAILABLE || rc == WG_ESTORE)
             break;
-        }
-        if ((rc = wg_files__read(&texts[i], NULL, src, WG_MARKETPLACE_SKILL_BYTES)) < 0)
+        if (rc < 0)
             rc = wg_error_set(WG_EINVAL, "skill %zu of the pack is missing or too large", i + 1);
-        free(src);
-        char *existing = NULL;
-        if (rc == 0 && wg_files__read(&existing, NULL, dests[i], WG_MARKETPLACE_SKILL_BYTES) !=
-                           WG_ENOTFOUND)
+        total += lens[i];
+        if (rc == 0 && total > WG_PACK_BYTES_MAX)
+            rc = wg_error_set(WG_EINVAL, "the pack's skills are more than %u bytes together",
+                              WG_PACK_BYTES_MAX);
+        int there = rc == 0 ? wg_tree__exists(st, e->data_dir, dst) : 0;
+        if (there < 0)
+            rc = there;
+        else if (there)
             rc = wg_error_set(WG_EEXISTS, "skill %zu of the pack is already installed", i + 1);
-        free(existing);
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         const char *skill = json_string_value(json_array_get(skills, i));
-        if ((rc = wg_files__write_atomic(dests[i], texts[i], strlen(texts[i]))) < 0)
+        char dst[128];
+        snprintf(dst, sizeof dst, "skills/%s.md", skill);
+        if ((rc = wg_tree__create(st, e->data_dir, dst, texts[i], lens[i])) < 0)
             break;
         json_array_append_new(installed, json_pack("{s:s,s:o?}", "name", skill, "trust",
                                                    wg_skilltrust__assess(trust, texts[i],
                                                                          "marketplace")));
     }
-    for (size_t i = 0; i < WG_MARKETPLACE_SKILLS_MAX; i++) {
+    for (size_t i = 0; i < WG_MARKETPLACE_SKILLS_MAX; i++)
         free(texts[i]);
-        free(dests[i]);
-    }
     return rc;
 }
 
@@ -128,15 +146,15 @@ int wg_marketplace_install(json_t **out, wg_engine *e, const char *name, const c
     if (!wg_files__name_ok(name))
         return wg_error_set(WG_EINVAL, "name must be a pack name ([A-Za-z0-9._-])");
     const wg_trust *trust = NULL;
+    wg_store *st = NULL;
     int rc = wg_engine_trust(&trust, e);
+    if (rc == 0)
+        rc = shared_of(&st, e);
     if (rc < 0)
         return rc;
-    char *dir = market_dir(e);
-    json_t *pack = dir ? load_pack(dir, name) : NULL;
-    if (!pack) {
-        free(dir);
-        return wg_error_set(WG_ENOTFOUND, "no marketplace pack by that name");
-    }
+    json_t *pack = NULL;
+    if ((rc = load_pack(&pack, st, e->data_dir, name)) < 0)
+        return rc;
     json_t *skills = json_object_get(pack, "skills");
     size_t n = json_array_size(skills);
     json_t *installed = json_array();
@@ -145,10 +163,10 @@ int wg_marketplace_install(json_t **out, wg_engine *e, const char *name, const c
                           WG_MARKETPLACE_SKILLS_MAX);
     } else {
         pthread_mutex_lock(&e->market_mu);
-        rc = install_locked(installed, e, dir, name, skills, trust);
+        if ((rc = wg_tree__begin(st)) == 0)
+            rc = wg_tree__end(st, install_locked(installed, e, st, name, skills, trust));
         pthread_mutex_unlock(&e->market_mu);
     }
-    free(dir);
     json_decref(pack);
     if (rc < 0) {
         json_decref(installed);
@@ -161,6 +179,34 @@ int wg_marketplace_install(json_t **out, wg_engine *e, const char *name, const c
     return 0;
 }
 
+/* Writes the new pack (its one skill, then its manifest); caller holds
+ * e->market_mu and, when shared, the store's write lock. */
+static int publish_locked(json_t **pack, wg_engine *e, wg_store *st, const char *name,
+                          const char *description, const char *text, size_t len)
+{
+    char dir[128], skill[200], manifest[128];
+    snprintf(dir, sizeof dir, "marketplace/%s", name);
+    snprintf(skill, sizeof skill, "marketplace/%s/%s.md", name, name);
+    snprintf(manifest, sizeof manifest, "marketplace/%s/pack.json", name);
+    /* one machine: a directory by that name is a pack even without pack.json */
+    int there = wg_tree__exists(st, e->data_dir, wg_tree__shared(st) ? manifest : dir);
+    if (there < 0)
+        return there;
+    if (there)
+        return wg_error_set(WG_EEXISTS, "a marketplace pack by that name already exists");
+    *pack = json_pack("{s:s,s:s,s:[s]}", "name", name, "description", description, "skills",
+                      name);
+    char *pj = *pack ? json_dumps(*pack, JSON_INDENT(2)) : NULL;
+    int rc = pj ? wg_tree__create(st, e->data_dir, skill, text, len)
+                : wg_error_set(WG_ENOMEM, "out of memory");
+    if (rc == 0)
+        rc = wg_tree__create(st, e->data_dir, manifest, pj, strlen(pj));
+    if (rc == WG_EEXISTS)
+        rc = wg_error_set(WG_EEXISTS, "a marketplace pack by that name already exists");
+    free(pj);
+    return rc;
+}
+
 int wg_marketplace_publish(json_t **out, wg_engine *e, const char *name, const char *description,
                            const char *actor)
 {
@@ -168,46 +214,29 @@ int wg_marketplace_publish(json_t **out, wg_engine *e, const char *name, const c
         return wg_error_set(WG_EINVAL, "wg_marketplace_publish: NULL argument");
     if (!description)
         description = "";
-    if (!wg_files__name_ok(name))
+    if (!wg_files__name_ok(name) || wg_skill_name_check(name) < 0)
         return wg_error_set(WG_EINVAL, "name must be a skill name ([A-Za-z0-9._-])");
     if (strlen(description) > WG_MARKETPLACE_DESCRIPTION_MAX)
         return wg_error_set(WG_EINVAL, "description is longer than %d characters",
                             WG_MARKETPLACE_DESCRIPTION_MAX);
-    char file[80];
-    snprintf(file, sizeof file, "%s.md", name);
-    char *src = wg_files__join(e->data_dir, "skills", file);
-    char *dir = market_dir(e);
-    char *dst = dir ? wg_files__join(dir, name, file) : NULL;
-    char *manifest = dir ? wg_files__join(dir, name, "pack.json") : NULL;
-    char *text = NULL, *mtext = NULL;
+    wg_store *st = NULL;
+    int rc = shared_of(&st, e);
+    if (rc < 0)
+        return rc;
+    char src[128], *text = NULL;
+    size_t len = 0;
+    snprintf(src, sizeof src, "skills/%s.md", name);
+    rc = wg_tree__read(&text, &len, st, e->data_dir, src, WG_MARKETPLACE_SKILL_BYTES);
+    if (rc == WG_ENOMEM || rc == WG_EUNAVAILABLE || rc == WG_ESTORE)
+        return rc;
+    if (rc < 0)
+        return wg_error_set(WG_ENOTFOUND, "no installed skill by that name");
     json_t *pack = NULL;
-    int rc = 0;
-    if (!src || !dst || !manifest)
-        rc = wg_error_set(WG_ENOMEM, "out of memory");
-    else if (wg_files__read(&text, NULL, src, WG_MARKETPLACE_SKILL_BYTES) < 0)
-        rc = wg_error_set(WG_ENOTFOUND, "no installed skill by that name");
-    if (rc == 0) {
-        pthread_mutex_lock(&e->market_mu);
-        if (wg_files__read(&mtext, NULL, manifest, WG_MARKETPLACE_SKILL_BYTES) != WG_ENOTFOUND) {
-            rc = wg_error_set(WG_EEXISTS, "a marketplace pack by that name already exists");
-        } else {
-            pack = json_pack("{s:s,s:s,s:[s]}", "name", name, "description", description,
-                             "skills", name);
-            char *pj = pack ? json_dumps(pack, JSON_INDENT(2)) : NULL;
-            rc = pj ? wg_files__write_atomic(dst, text, strlen(text))
-                    : wg_error_set(WG_ENOMEM, "out of memory");
-            if (rc == 0)
-                rc = wg_files__write_atomic(manifest, pj, strlen(pj));
-            free(pj);
-        }
-        pthread_mutex_unlock(&e->market_mu);
-    }
-    free(src);
-    free(dst);
-    free(manifest);
-    free(dir);
+    pthread_mutex_lock(&e->market_mu);
+    if ((rc = wg_tree__begin(st)) == 0)
+        rc = wg_tree__end(st, publish_locked(&pack, e, st, name, description, text, len));
+    pthread_mutex_unlock(&e->market_mu);
     free(text);
-    free(mtext);
     if (rc < 0) {
         json_decref(pack);
         return rc;

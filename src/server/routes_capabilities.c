@@ -167,13 +167,13 @@ static json_t *recent_activity(const wg_req *req)
 static int status_build(json_t **out, const wg_req *req)
 {
     wg_plugin_list pl;
-    int rc = wg_plugins_load(&pl, req->ctx->data_dir);
+    int rc = wg_plugins_load_in(&pl, req->ctx->store, req->ctx->data_dir);
     if (rc < 0) {
         wg_plugin_list_free(&pl);
         return rc;
     }
     wg_skillset *active = NULL;
-    if ((rc = wg_skillset_load_active(&active, req->ctx->data_dir)) < 0) {
+    if ((rc = wg_skillset_load_active_in(&active, req->ctx->store, req->ctx->data_dir)) < 0) {
         wg_plugin_list_free(&pl);
         return rc;
     }
@@ -252,7 +252,7 @@ static int set_plugin(wg_res *res, const wg_req *req, int disable)
 {
     const char *name = wg_req_param(req, "name");
     wg_plugin_list pl;
-    int rc = wg_plugins_load(&pl, req->ctx->data_dir);
+    int rc = wg_plugins_load_in(&pl, req->ctx->store, req->ctx->data_dir);
     int found = 0;
     for (size_t i = 0; rc == 0 && i < pl.count && !found; i++)
         found = strcmp(pl.items[i].name, name) == 0;

@@ -1,9 +1,11 @@
-/* plugins_store.c - walking DATA_DIR/plugins/<name>/plugin.json
- * (waggle/plugins.h). */
+/* plugins_store.c - walking DATA_DIR/plugins/<name>/plugin.json, or for
+ * replicas the shared store's documents plugins/<name>/plugin.json
+ * (waggle/plugins.h, store/tree.h). */
 #include "waggle/plugins.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
 #include "store/files.h"
+#include "store/tree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -85,6 +87,63 @@ int wg_plugins_load(wg_plugin_list *out, const char *data_dir)
     }
     closedir(d);
     free(dir);
+    if (rc < 0) {
+        wg_plugin_list_free(out);
+        return rc;
+    }
+    if (out->count > 1)
+        qsort(out->items, out->count, sizeof *out->items, by_name);
+    return 0;
+}
+
+/* Adds the parsed manifest, or counts it skipped when it cannot be used. */
+static int add_parsed(wg_plugin_list *out, const char *text, size_t len, const char *dir_name)
+{
+    wg_plugin p;
+    int rc = wg_plugin_parse(&p, text, len, dir_name);
+    if (rc == WG_ENOMEM)
+        return rc;
+    if (rc < 0) {
+        wg_error_clear();
+        out->skipped++;
+        return 0;
+    }
+    wg_plugin *g = realloc(out->items, (out->count + 1) * sizeof *g);
+    if (!g) {
+        wg_plugin_clear(&p);
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    }
+    out->items = g;
+    out->items[out->count++] = p;
+    return 0;
+}
+
+int wg_plugins_load_in(wg_plugin_list *out, wg_store *st, const char *data_dir)
+{
+    if (!out)
+        return wg_error_set(WG_EINVAL, "wg_plugins_load_in: NULL argument");
+    if (!wg_tree__shared(st))
+        return wg_plugins_load(out, data_dir);
+    memset(out, 0, sizeof *out);
+    char **names = NULL;
+    size_t n = 0;
+    int rc = wg_tree__list(&names, &n, st, NULL, "plugins", "plugin.json");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char rel[128], *text = NULL;
+        size_t len = 0;
+        snprintf(rel, sizeof rel, "plugins/%s/plugin.json", names[i]);
+        rc = wg_tree__read(&text, &len, st, NULL, rel, WG_PLUGIN_MAX_BYTES);
+        if (rc == WG_EDENIED || rc == WG_ENOTFOUND) {
+            wg_error_clear();
+            out->skipped += rc == WG_EDENIED;
+            rc = 0;
+            continue;
+        }
+        if (rc == 0)
+            rc = add_parsed(out, text, len, names[i]);
+        free(text);
+    }
+    wg_store_doc_names_free(names);
     if (rc < 0) {
         wg_plugin_list_free(out);
         return rc;

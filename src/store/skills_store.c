@@ -1,12 +1,15 @@
 /* skills_store.c - skills on disk: loading a directory of <name>.md files,
  * the starter pack (embedded, or $WAGGLE_STARTER_SKILLS_DIR), and the atomic
- * install of a starter skill into DATA_DIR/skills (waggle/skills.h). */
+ * install of a starter skill into DATA_DIR/skills - or, for replicas on a
+ * shared store, into its documents skills/<name>.md (waggle/skills.h,
+ * store/tree.h). */
 #include "waggle/skills.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
 #include "core/skills_internal.h"
 #include "core/skills_embedded.h"
 #include "store/files.h"
+#include "store/tree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,69 +110,64 @@ int wg_skillset_load_active(wg_skillset **out, const char *data_dir)
     return rc;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+/* Replicas: skills/<name>.md documents of the shared store. */
+static int load_shared(wg_skillset **out, wg_store *st)
 {
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
+    wg_skillset *s;
+    int rc = wg_skillset__new(&s, NULL);
+    if (rc < 0)
+        return rc;
+    char **names = NULL;
+    size_t n = 0;
+    rc = wg_tree__list(&names, &n, st, NULL, "skills", ".md");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (wg_skill_name_check(names[i]) < 0) {
+            wg_error_clear();
             continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
+        }
+        char rel[WG_SKILL_NAME_MAX + 16], *data = NULL;
+        size_t len = 0;
+        snprintf(rel, sizeof rel, "skills/%s.md", names[i]);
+        rc = wg_tree__read(&data, &len, st, NULL, rel, WG_SKILL_MAX_BYTES);
+        if (rc == WG_EDENIED || rc == WG_ENOTFOUND) {   /* too large, or deleted meanwhile */
+            wg_error_clear();
+            rc = 0;
+            continue;
+        }
+        if (rc == 0)
+            rc = wg_skillset__add(s, names[i], data, len);
+        free(data);
     }
+    wg_store_doc_names_free(names);
+    if (rc < 0) {
+        wg_skillset_free(s);
+        return rc;
+    }
+    wg_skillset__sort(s);
+    *out = s;
     return 0;
 }
 
-/* Writes content to dir/name without ever replacing an existing file:
- * temporary file + fsync, then link() (fails with EEXIST when another
- * install won the race), then fsync of the directory. */
-static int write_new_file(const char *dir, const char *file, const char *content, size_t len)
+int wg_skillset_load_active_in(wg_skillset **out, wg_store *st, const char *data_dir)
 {
-    char *final = NULL, *tmp = NULL;
-    int rc = 0, fd = -1;
-    if (wg_datadir_path(&final, dir, file) < 0 || asprintf(&tmp, "%s/.%s.XXXXXX", dir, file) < 0) {
-        free(final);
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    if ((fd = mkstemp(tmp)) < 0) {
-        rc = wg_error_set(WG_EIO, "cannot create a file in %s: %s", dir, strerror(errno));
-        goto done;
-    }
-    if (fchmod(fd, 0600) != 0 || write_all(fd, content, len) != 0 || fsync(fd) != 0) {
-        rc = wg_error_set(WG_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    close(fd);
-    fd = -1;
-    if (link(tmp, final) != 0) {
-        rc = errno == EEXIST
-            ? wg_error_set(WG_EEXISTS, "Skill file %s already exists.", final)
-            : wg_error_set(WG_EIO, "cannot install %s: %s", final, strerror(errno));
-        goto done;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-done:
-    if (fd >= 0)
-        close(fd);
-    if (tmp)
-        unlink(tmp);
-    free(tmp);
-    free(final);
-    return rc;
+    if (!out)
+        return wg_error_set(WG_EINVAL, "wg_skillset_load_active_in: NULL argument");
+    return wg_tree__shared(st) ? load_shared(out, st) : wg_skillset_load_active(out, data_dir);
 }
 
 int wg_skills_install(char **path_out, const char *data_dir, const wg_skillset *starter,
                       const char *name, const char *source)
 {
-    if (!data_dir || !starter)
+    return wg_skills_install_in(path_out, NULL, data_dir, starter, name, source);
+}
+
+int wg_skills_install_in(char **path_out, wg_store *st, const char *data_dir,
+                         const wg_skillset *starter, const char *name, const char *source)
+{
+    if ((!data_dir && !wg_tree__shared(st)) || !starter)
         return wg_error_set(WG_EINVAL, "wg_skills_install: NULL argument");
     wg_skillset *active = NULL;
-    int rc = wg_skillset_load_active(&active, data_dir);
+    int rc = wg_skillset_load_active_in(&active, st, data_dir);
     if (rc < 0)
         return rc;
     const wg_skill *sk = NULL;
@@ -177,26 +175,16 @@ int wg_skills_install(char **path_out, const char *data_dir, const wg_skillset *
     wg_skillset_free(active);
     if (rc < 0)
         return rc;
-    char *dir = NULL, *file = NULL, *path = NULL;
-    if (wg_datadir_path(&dir, data_dir, "skills") < 0 || asprintf(&file, "%s.md", name) < 0) {
-        free(dir);
-        return wg_error_set(WG_ENOMEM, "out of memory");
-    }
-    if (mkdir(data_dir, 0700) != 0 && errno != EEXIST)
-        rc = wg_error_set(WG_EIO, "cannot create %s: %s", data_dir, strerror(errno));
-    else if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-        rc = wg_error_set(WG_EIO, "cannot create %s: %s", dir, strerror(errno));
-    if (rc == 0)
-        rc = write_new_file(dir, file, sk->content, sk->length);
+    char rel[WG_SKILL_NAME_MAX + 16];
+    snprintf(rel, sizeof rel, "skills/%s.md", name);
+    /* create, never replace: of two installs at once (threads, processes,
+     * replicas) exactly one wins and the other is "already installed" */
+    rc = wg_tree__create(st, data_dir, rel, sk->content, sk->length);
     if (rc == WG_EEXISTS)
-        rc = wg_error_set(WG_EEXISTS, "Skill \"%s\" is already installed and active.", name);
-    if (rc == 0 && path_out) {
-        if (wg_datadir_path(&path, dir, file) < 0)
-            rc = WG_ENOMEM;
-        else
-            *path_out = path;
-    }
-    free(dir);
-    free(file);
-    return rc;
+        return wg_error_set(WG_EEXISTS, "Skill \"%s\" is already installed and active.", name);
+    if (rc < 0)
+        return rc;
+    if (path_out && !(*path_out = wg_tree__where(st, data_dir, rel)))
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    return 0;
 }

@@ -74,7 +74,7 @@ static int run_acquire(char **out, const wg_captool_env *env, const json_t *args
             names[i] = t[i].name;
     }
     wg_skillset *active = NULL;
-    int rc = wg_skillset_load_active(&active, env->data_dir);
+    int rc = wg_skillset_load_active_in(&active, env->store, env->data_dir);
     wg_proposal p = { 0 };
     if (rc == 0) {
         wg_acquire_input in = {
@@ -107,7 +107,7 @@ static int run_install(char **out, const wg_captool_env *env, const json_t *args
         return answer(out, "Error: Invalid capability name.%s%s", NULL, NULL);
     }
     char *path = NULL;
-    int rc = wg_skills_install(&path, env->data_dir, env->starter, name, source);
+    int rc = wg_skills_install_in(&path, env->store, env->data_dir, env->starter, name, source);
     if (rc == WG_ENOMEM)
         return rc;
     if (rc < 0) {

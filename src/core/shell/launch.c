@@ -164,12 +164,6 @@ static const char *const Q_systemctl[] = {
     "list-dependencies", "list-machines", "is-active", "is-enabled", "is-failed",
     "is-system-running", "show", "cat", "get-default", "show-environment", NULL,
 };
-static const char *const Q_gh[] = {
-    "pr list", "pr view", "pr status", "pr diff", "pr checks", "issue list", "issue view",
-    "issue status", "repo view", "repo list", "run list", "run view", "release list",
-    "release view", "workflow list", "workflow view", "auth status", "search repos",
-    "search issues", "search prs", "search code", "status", "browse", NULL,
-};
 static const char *const Q_go[] = {
     "version", "env", "list", "doc", "help", "mod graph", "mod why", "mod verify", NULL,
 };
@@ -226,7 +220,6 @@ static const query_spec queries[] = {
     { "cargo", Q_cargo, B_none, 1 },
     { "docker", Q_docker, B_none, 1 },
     { "dpkg", Q_dpkg, B_none, 0 },
-    { "gh", Q_gh, B_none, 0 },
     { "go", Q_go, B_go, 1 },
     { "helm", Q_helm, B_none, 0 },
     { "ip", Q_ip, B_ip, 1 },

@@ -62,6 +62,7 @@ void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_declare(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p);
+void sh_rule_forge(sh_ctx *cx, const sh_view *v, const sh_program *p);
 
 /* main/master/production after trimming, case-folding and refs/heads/. */
 int sh_git_protected_branch(const char *ref, size_t n);

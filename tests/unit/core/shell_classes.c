@@ -175,3 +175,55 @@ Test(shell_classes, the_secret_table_pre_checks_cover_every_row)
     cr_expect(sh_secret_table_ok());
     cr_expect(sh_programs_sorted());
 }
+
+Test(shell_classes, code_hosting_clients_by_group_verb_and_api_method)
+{
+    /* deleting a repository, however it is reached: never-autopass */
+    shellt_expect("gh repo delete acme/site --yes", CRIT, "critical.repo_delete");
+    shellt_expect("gh repo delete", CRIT, "critical.repo_delete");
+    shellt_expect("GH REPO DELETE --yes x/y", CRIT, "critical.repo_delete");
+    shellt_expect("timeout 60 env GH_TOKEN=x gh repo delete a/b --yes", CRIT, "critical.repo_delete");
+    shellt_expect("bash -c \"gh repo delete a/b --yes\"", CRIT, "critical.repo_delete");
+    shellt_expect("cd x; gh repo list -q '.[].name' | xargs -n1 gh repo delete --yes", CRIT, "critical.repo_delete");
+    shellt_expect("glab repo delete grp/app --yes", CRIT, "critical.repo_delete");
+    shellt_expect("hub delete -y acme/site", CRIT, "critical.repo_delete");
+    shellt_expect("gh api -X DELETE repos/acme/site", CRIT, "critical.repo_delete");
+    shellt_expect("gh api -XDELETE /repos/acme/site/", CRIT, "critical.repo_delete");
+    shellt_expect("gh api --method DELETE repos/{owner}/{repo}", CRIT, "critical.repo_delete");
+    shellt_expect("gh api --method=delete https://api.github.com/repos/a/b", CRIT, "critical.repo_delete");
+    shellt_expect("gh api -X DELETE \"repos/$TARGET\"", CRIT, "critical.repo_delete");
+    shellt_expect("gh api -X DELETE orgs/acme", CRIT, "critical.repo_delete");
+    shellt_expect("glab api --method DELETE projects/1234", CRIT, "critical.repo_delete");
+    shellt_expect("gh api graphql -f query='mutation{deleteRepository(input:{repositoryId:\"R\"}){clientMutationId}}'",
+                  CRIT, "critical.repo_delete");
+    shellt_expect("gh repo sync --force", CRIT, "critical.force_push_protected");
+    shellt_expect("gh repo sync acme/fork -b main --force", CRIT, "critical.force_push_protected");
+    /* other deletes: destructive (ask at Normal and Trusted) */
+    shellt_expect("gh release delete v1.2 --yes", DESTR, "bash.destructive");
+    shellt_expect("gh release delete-asset v1 app.zip", DESTR, "bash.destructive");
+    shellt_expect("gh secret delete NPM_TOKEN", DESTR, "bash.destructive");
+    shellt_expect("gh variable delete STAGE -e prod", DESTR, "bash.destructive");
+    shellt_expect("gh repo deploy-key delete 7", DESTR, "bash.destructive");
+    shellt_expect("gh repo archive acme/old --yes", DESTR, "bash.destructive");
+    shellt_expect("gh repo edit --visibility public --accept-visibility-change-consequences", DESTR, "bash.destructive");
+    shellt_expect("glab variable delete TOKEN", DESTR, "bash.destructive");
+    shellt_expect("gh api -X DELETE repos/a/b/git/refs/heads/old", DESTR, "bash.network_write");
+    shellt_expect("gh api repos/a/b/issues -F body=@/etc/hosts", DESTR, "bash.exfiltration");
+    /* writes ask at Normal; the token is a secret */
+    shellt_expect("gh pr merge 12 --squash", RISKY, "bash.network_write");
+    shellt_expect("gh api repos/a/b/issues -f title=bug", RISKY, "bash.network_write");
+    shellt_expect("gh repo sync", RISKY, "bash.network_write");
+    shellt_expect("gh auth token", RISKY, "bash.reads_secret");
+    shellt_expect("gh auth status --show-token", RISKY, "bash.reads_secret");
+    shellt_expect("gh codespace ssh -c cs1 -- 'sudo reboot'", CRIT, "critical.privilege");
+    /* reading runs silently */
+    shellt_expect("gh pr list --state open", SAFE, NULL);
+    shellt_expect("gh release list", SAFE, NULL);
+    shellt_expect("gh secret list", SAFE, NULL);
+    shellt_expect("gh repo view acme/site --json name", SAFE, NULL);
+    shellt_expect("gh api repos/a/b/pulls --paginate -q '.[].title'", SAFE, NULL);
+    shellt_expect("gh api -X GET repos/a/b", SAFE, NULL);
+    shellt_expect("gh api graphql -f query='query{viewer{login}}'", SAFE, NULL);
+    shellt_expect("glab mr list", SAFE, NULL);
+    shellt_expect("hub status", SAFE, NULL);
+}

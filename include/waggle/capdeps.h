@@ -21,6 +21,7 @@
 #include <jansson.h>
 #include "waggle/router.h"
 #include "waggle/acquire.h"
+#include "waggle/store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,9 @@ WG_EXTERN int wg_capdeps_from_json(wg_capdeps **out, json_t *deps);
 /* From the local installation under data_dir. Connectors are not included
  * yet (the connector registry fills that seam). Returns 0, WG_EIO, WG_ENOMEM. */
 WG_EXTERN int wg_capdeps_load_local(wg_capdeps **out, const char *data_dir);
+/* The same with the skills and plugins of st when it is shared (replicas:
+ * waggle/skills.h, waggle/plugins.h); st NULL or SQLite: data_dir's. */
+WG_EXTERN int wg_capdeps_load_local_in(wg_capdeps **out, wg_store *st, const char *data_dir);
 
 WG_EXTERN void wg_capdeps_free(wg_capdeps *d);
 

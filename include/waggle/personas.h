@@ -42,6 +42,11 @@ WG_EXTERN int wg_personas_create_in(json_t **out, wg_store *st, const char *data
 WG_EXTERN int wg_personas_generate(json_t **out, const char *data_dir, const char *description,
                                     const char *name);
 
+/* The same, suggesting the shared store's installed skills when st is
+ * shared (replicas); st NULL or SQLite: the data dir's. */
+WG_EXTERN int wg_personas_generate_in(json_t **out, wg_store *st, const char *data_dir,
+                                      const char *description, const char *name);
+
 /* The read-only tool set (spec 6, READONLY_TOOLS): 1 when tool is in it. */
 WG_EXTERN int wg_personas_tool_readonly(const char *tool);
 

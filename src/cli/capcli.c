@@ -5,6 +5,10 @@
 #include "waggle/error.h"
 #include "waggle/capability_tools.h"
 #include "waggle/engine.h"
+#include "waggle/store.h"
+#include "store/tree.h"
+
+#include <stdio.h>
 
 #include <unistd.h>
 
@@ -34,9 +38,32 @@ int capcli_load_deps(wg_capdeps **out, const char *cmd, const char *deps_file,
     char *dir = NULL;
     if ((rc = wg_datadir_resolve(&dir, data_dir)) < 0)
         return wg_cli_error(cmd, rc);
-    rc = wg_capdeps_load_local(out, dir);
+    wg_store *st = NULL;
+    if ((rc = capcli_shared_store(&st, cmd, dir)) == 0)
+        rc = wg_capdeps_load_local_in(out, st, dir);
+    wg_store_free(st);
     free(dir);
     return rc < 0 ? wg_cli_error(cmd, rc) : 0;
+}
+
+int capcli_shared_store(wg_store **st, const char *cmd, const char *dir)
+{
+    *st = NULL;
+    const char *url = getenv("WAGGLE_DATABASE_URL");
+    if (!url || !*url)
+        return 0;
+    wg_store *s = NULL;
+    wg_tree_import imp;
+    int rc = wg_store_open(&s, dir);
+    if (rc == 0 && (rc = wg_tree__import(&imp, s, dir)) < 0)
+        wg_store_free(s);
+    if (rc < 0)
+        return rc;
+    if (imp.refused)
+        fprintf(stderr, "%s: %zu file(s) of %s not imported into the shared store (they stay "
+                "where they are): %s\n", cmd, imp.refused, dir, imp.first_refusal);
+    *st = s;
+    return 0;
 }
 
 char *capcli_join(int argc, char **argv, int from)

@@ -23,6 +23,14 @@ capcli_connectors *capcli_connectors_load(const char *cmd, const char *data_dir)
 void capcli_connectors_attach(wg_capdeps *deps, const capcli_connectors *c);
 void capcli_connectors_free(capcli_connectors *c);
 
+/* Replicas: with WAGGLE_DATABASE_URL set, *st is the shared store opened on
+ * dir (its data dir's skills, packs and plugins imported once, a note on
+ * stderr for files it refused); NULL without it (one machine: the data
+ * dir's files). Returns 0 or the error (not yet printed). Free *st with
+ * wg_store_free. */
+struct wg_store;
+int capcli_shared_store(struct wg_store **st, const char *cmd, const char *dir);
+
 /* Joins argv[from..argc) with single spaces. New string or NULL. */
 char *capcli_join(int argc, char **argv, int from);
 

@@ -176,16 +176,9 @@ int cmd_skills(int argc, char **argv, const wg_cli *cli)
     wg_skillset *active = NULL, *starter = NULL;
     wg_trust *t = NULL;
     wg_store *st = NULL;
-    const char *url = getenv("WAGGLE_DATABASE_URL");
     int rc = wg_datadir_resolve(&dir, data_dir);
-    if (rc == 0 && url && *url) {   /* replicas: the shared store, with this data dir's files */
-        wg_tree_import imp;
-        if ((rc = wg_store_open(&st, dir)) == 0)
-            rc = wg_tree__import(&imp, st, dir);
-        if (rc == 0 && imp.refused)
-            fprintf(stderr, "%s: %zu file(s) of %s not imported into the shared store: %s\n",
-                    argv[0], imp.refused, dir, imp.first_refusal);
-    }
+    if (rc == 0)   /* replicas: the shared store, with this data dir's files */
+        rc = capcli_shared_store(&st, argv[0], dir);
     if (rc == 0 && (rc = wg_skillset_load_active_in(&active, st, dir)) == 0 &&
         (rc = wg_skillset_load_starter(&starter)) == 0)
         rc = wg_trust_new(&t);

@@ -4,6 +4,7 @@
  * and install capabilities, read-only ones (planner, reviewer) cannot. */
 #include "waggle/personas.h"
 #include "store/files.h"
+#include "store/tree.h"
 #include "waggle/error.h"
 
 #include <ctype.h>
@@ -382,10 +383,41 @@ static void add_tool(json_t *tools, const char *t, int read_only)
     json_array_append_new(tools, json_string(t));
 }
 
-/* Installed and starter skills whose file name shares a word with the
- * description: DATA_DIR/skills/<name>.md. */
-static json_t *matching_skills(const char *data_dir, const char **words, size_t n)
+/* Installed skills whose name shares a word with the description:
+ * DATA_DIR/skills/<name>.md, or the shared store's skills for replicas. */
+static int word_match(const char *base, const char **words, size_t n)
 {
+    char lower[96];
+    size_t l = strlen(base);
+    if (l >= sizeof lower)
+        return 0;
+    for (size_t i = 0; i <= l; i++)
+        lower[i] = (char)tolower((unsigned char)base[i]);
+    for (size_t i = 0; i < n; i++)
+        if (strstr(lower, words[i]))
+            return 1;
+    return 0;
+}
+
+/* Replicas: the shared store's skills/<name>.md documents (store/tree.h). */
+static json_t *matching_shared(wg_store *st, const char **words, size_t n)
+{
+    json_t *out = json_array();
+    char **names = NULL;
+    size_t count = 0;
+    if (wg_tree__list(&names, &count, st, NULL, "skills", ".md") < 0)
+        wg_error_clear();   /* suggestions only: none when the store cannot say */
+    for (size_t i = 0; out && i < count; i++)
+        if (word_match(names[i], words, n))
+            json_array_append_new(out, json_string(names[i]));
+    wg_store_doc_names_free(names);
+    return out;
+}
+
+static json_t *matching_skills(wg_store *st, const char *data_dir, const char **words, size_t n)
+{
+    if (wg_tree__shared(st))
+        return matching_shared(st, words, n);
     json_t *out = json_array();
     char *dir = wg_files__join(data_dir, "skills", NULL);
     DIR *d = dir ? opendir(dir) : NULL;
@@ -395,15 +427,8 @@ static json_t *matching_skills(const char *data_dir, const char **words, size_t 
             continue;
         char base[80];
         snprintf(base, sizeof base, "%.*s", (int)(l - 3), e->d_name);
-        char lower[80];
-        for (size_t i = 0; i <= strlen(base); i++)
-            lower[i] = (char)tolower((unsigned char)base[i]);
-        for (size_t i = 0; i < n; i++) {
-            if (strstr(lower, words[i])) {
-                json_array_append_new(out, json_string(base));
-                break;
-            }
-        }
+        if (word_match(base, words, n))
+            json_array_append_new(out, json_string(base));
     }
     if (d)
         closedir(d);
@@ -413,6 +438,12 @@ static json_t *matching_skills(const char *data_dir, const char **words, size_t 
 
 int wg_personas_generate(json_t **out, const char *data_dir, const char *description,
                           const char *name)
+{
+    return wg_personas_generate_in(out, NULL, data_dir, description, name);
+}
+
+int wg_personas_generate_in(json_t **out, wg_store *st, const char *data_dir,
+                            const char *description, const char *name)
 {
     if (!description || !*description)
         return wg_error_set(WG_EINVAL, "description is required");
@@ -450,7 +481,7 @@ int wg_personas_generate(json_t **out, const char *data_dir, const char *descrip
             for (const char *const *t = keyword_table[r].tools; *t; t++)
                 add_tool(tools, *t, read_only);
     }
-    json_t *skills = matching_skills(data_dir, words, n);
+    json_t *skills = matching_skills(st, data_dir, words, n);
     char gen_name[128];
     if (!name || !*name) {
         snprintf(gen_name, sizeof gen_name, "%s assistant%s", label ? label : "Custom",

@@ -11,6 +11,7 @@
  *        connector:/kvark:/team: namespaces)
  * Audit export lives in routes_audit.c. */
 #include "store/files.h"
+#include "store/tree.h"
 #include "waggle/personas.h"
 #include "server/route.h"
 #include "server/tiering.h"
@@ -215,6 +216,20 @@ static int count_entries(const char *data_dir, const char *sub, const char *suff
     return n;
 }
 
+/* The same for replicas: the shared store's documents (store/tree.h); 0
+ * when the store cannot list them. */
+static int count_shared(wg_store *st, const char *sub, const char *leaf)
+{
+    char **names = NULL;
+    size_t n = 0;
+    if (wg_tree__list(&names, &n, st, NULL, sub, leaf) < 0) {
+        wg_error_clear();
+        return 0;
+    }
+    wg_store_doc_names_free(names);
+    return (int)n;
+}
+
 /* Rows in the audit log; -1 when the store cannot say. */
 static long long audit_rows(const wg_req *req)
 {
@@ -270,12 +285,17 @@ static int overview(wg_res *res, const wg_req *req)
     json_decref(personas);
     wg_tier_info tier;
     wg_tiering__read(&tier, req->ctx);
+    int shared = wg_tree__shared(req->ctx->store);
+    int skills = shared ? count_shared(req->ctx->store, "skills", ".md")
+                        : count_entries(req->ctx->data_dir, "skills", ".md");
+    int plugins = shared ? count_shared(req->ctx->store, "plugins", "plugin.json")
+                         : count_entries(req->ctx->data_dir, "plugins", NULL);
     return wg_res_json(res, 200, json_pack(
         "{s:s,s:{s:I,s:I},s:i,s:i,s:i,s:o,s:o}",
         "tier", tier.effective_name,
         "connectors", "total", (json_int_t)total, "connected", (json_int_t)connected,
-        "skills", count_entries(req->ctx->data_dir, "skills", ".md"),
-        "plugins", count_entries(req->ctx->data_dir, "plugins", NULL),
+        "skills", skills,
+        "plugins", plugins,
         "customPersonas", custom,
         "auditEvents", count_or_null(audit_rows(req)),
         "poolKeys", count_or_null(pool_keys(req))));

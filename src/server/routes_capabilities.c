@@ -285,7 +285,8 @@ static int load_deps(wg_capdeps **out, wg_res *res, const wg_req *req)
     json_t *deps = NULL;
     if (wg_body_object(res, req, "deps", 0, &deps) < 0)
         return -1;
-    int rc = deps ? wg_capdeps_from_json(out, deps) : wg_capdeps_load_local(out, req->ctx->data_dir);
+    int rc = deps ? wg_capdeps_from_json(out, deps)
+                  : wg_capdeps_load_local_in(out, req->ctx->store, req->ctx->data_dir);
     if (rc < 0) {
         if (rc == WG_EINVAL)
             wg_res_json(res, 400, json_pack("{s:s,s:s,s:s}", "error", "INVALID_FIELD", "field",

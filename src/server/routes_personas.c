@@ -31,7 +31,7 @@ static int generate(wg_res *res, const wg_req *req)
         wg_body_string(res, req, "name", 0, &name) < 0)
         return 0;
     json_t *p = NULL;
-    int rc = wg_personas_generate(&p, req->ctx->data_dir, description, name);
+    int rc = wg_personas_generate_in(&p, req->ctx->store, req->ctx->data_dir, description, name);
     if (rc < 0)
         return rc;
     return wg_res_json(res, 200, json_pack("{s:o}", "persona", p));

@@ -291,6 +291,11 @@ int wg_capdeps_from_json(wg_capdeps **out, json_t *deps)
 
 int wg_capdeps_load_local(wg_capdeps **out, const char *data_dir)
 {
+    return wg_capdeps_load_local_in(out, NULL, data_dir);
+}
+
+int wg_capdeps_load_local_in(wg_capdeps **out, wg_store *st, const char *data_dir)
+{
     wg_capdeps *d = calloc(1, sizeof *d);
     if (!d)
         return wg_error_set(WG_ENOMEM, "out of memory");
@@ -302,9 +307,9 @@ int wg_capdeps_load_local(wg_capdeps **out, const char *data_dir)
     for (size_t i = 0; rc == 0 && i < n_native; i++)
         d->tools[i] = native[i].name;
     if (rc == 0)
-        rc = wg_skillset_load_active(&d->skills, data_dir);
+        rc = wg_skillset_load_active_in(&d->skills, st, data_dir);
     if (rc == 0)
-        rc = wg_plugins_load(&d->plugins, data_dir);
+        rc = wg_plugins_load_in(&d->plugins, st, data_dir);
     size_t ns = wg_skillset_count(d->skills), np = d->plugins.count, nm = 0;
     for (size_t i = 0; rc == 0 && i < np; i++)
         nm += d->plugins.items[i].n_mcp_servers;

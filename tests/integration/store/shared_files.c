@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "store/tree.h"
+#include "waggle/capdeps.h"
+#include "waggle/personas.h"
 #include "waggle/engine.h"
 #include "waggle/error.h"
 #include "waggle/marketplace.h"
@@ -213,12 +215,16 @@ static void names_are_confined_and_lists_bounded(void)
     memset(big, 'x', WG_STORE_DOC_MAX + 1);
     cr_assert_eq(wg_tree__create(st, dir, "skills/big.md", big, WG_STORE_DOC_MAX + 1), WG_EINVAL);
     free(big);
-    /* WG_TREE_LIST_MAX entries list; one more fails closed */
+    /* WG_TREE_LIST_MAX entries list; one more fails closed (files are
+     * written plainly here: 4096 fsyncs would only measure the disk) */
     cr_assert_eq(wg_tree__begin(st), 0);
     for (int i = 0; i < WG_TREE_LIST_MAX; i++) {
         char rel[64];
         snprintf(rel, sizeof rel, "skills/s%05d.md", i);
-        cr_assert_eq(wg_tree__create(st, dir, rel, "x", 1), 0, "%s", wg_error_last());
+        if (on_pg)
+            cr_assert_eq(wg_tree__create(st, dir, rel, "x", 1), 0, "%s", wg_error_last());
+        else
+            cr_assert_eq(wgt_write_file(dir, rel, "x"), 0);
     }
     cr_assert_eq(wg_tree__end(st, 0), 0);
     cr_assert_eq(wg_tree__list(&names, &n, st, dir, "skills", ".md"), 0, "%s", wg_error_last());
@@ -429,4 +435,84 @@ Test(files_sqlite, import_is_a_no_op_on_one_machine)
     json_decref(inst);
     cr_assert(exists_in(dir, "skills/tone.md"));
     wg_engine_free(e);
+}
+
+/* The other readers of installed skills and plugins: the router's inputs
+ * and the skills a generated persona suggests. */
+static void router_inputs_and_persona_suggestions_follow_the_store(void)
+{
+    wg_store *a = open_store(), *b = open_store();
+    static const char skill[] = "# Budget review\nReview a budget.\n";
+    static const char plugin[] = "{\"name\":\"ledger\",\"mcpServers\":[\"books\"]}";
+    cr_assert_eq(wg_tree__create(a, dir, "skills/budget-review.md", skill, strlen(skill)), 0);
+    cr_assert_eq(wg_tree__create(a, dir, "plugins/ledger/plugin.json", plugin, strlen(plugin)), 0);
+    wg_capdeps *d = NULL;
+    cr_assert_eq(wg_capdeps_load_local_in(&d, b, dir), 0, "%s", wg_error_last());
+    const wg_router_deps *r = wg_capdeps_router(d);
+    cr_assert_eq(r->n_skills, 1);
+    cr_assert_str_eq(r->skills[0].name, "budget-review");
+    cr_assert_eq(r->n_plugins, 1);
+    cr_assert_eq(r->n_mcp_servers, 1);
+    wg_capdeps_free(d);
+    json_t *p = NULL;
+    cr_assert_eq(wg_personas_generate_in(&p, b, dir, "help me review the budget", NULL), 0);
+    json_t *sk = json_object_get(p, "skills");
+    cr_assert_eq(json_array_size(sk), 1, "%s", json_dumps(p, 0));
+    cr_assert_str_eq(json_string_value(json_array_get(sk, 0)), "budget-review");
+    json_decref(p);
+    wg_store_free(a);
+    wg_store_free(b);
+}
+
+Test(files_sqlite, router_inputs_and_persona_suggestions_follow_the_store)
+{
+    router_inputs_and_persona_suggestions_follow_the_store();
+}
+Test(files_pg, router_inputs_and_persona_suggestions_follow_the_store)
+{
+    router_inputs_and_persona_suggestions_follow_the_store();
+}
+
+/* `waggle skills` on the replicas' database: installed from one data dir,
+ * active when listed from another; a data dir's own skill file is
+ * imported on first use and stays where it is. */
+Test(files_pg, cli_skills_go_through_the_shared_store)
+{
+    char env[1400];
+    snprintf(env, sizeof env, "WAGGLE_DATABASE_URL=%s", conninfo);
+    const char *envp[] = { env, NULL };
+    wg_skillset *starter = NULL;
+    cr_assert_eq(wg_skillset_load_starter(&starter), 0);
+    const char *name = wg_skillset_get(starter, 0)->name;
+    wgt_write_file(dir, "skills/house-style.md", "# House style\nOur style.\n");
+    const char *install[] = { "--data-dir", dir, "skills", "install", name, NULL };
+    wgt_result r;
+    cr_assert_eq(wgt_run_cli(&r, NULL, envp, install), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "the shared store (skills/"), "%s", r.out);
+    wgt_result_free(&r);
+    cr_assert(exists_in(dir, "skills/house-style.md"), "the user's file stays");
+    char rel[128];
+    snprintf(rel, sizeof rel, "skills/%s.md", name);
+    cr_assert(!exists_in(dir, rel), "no file beside a shared store");
+    const char *list[] = { "--data-dir", dir2, "skills", "list", "--json", NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, envp, list), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *o = json_loads(r.out, 0, NULL);
+    cr_assert_not_null(o, "%s", r.out);
+    json_t *active = json_object_get(o, "active");
+    cr_assert_eq(json_array_size(active), 2, "%s", r.out);
+    int found = 0;
+    for (size_t i = 0; i < 2; i++)
+        found += !strcmp(json_string_value(json_object_get(json_array_get(active, i), "name")),
+                         "house-style");
+    cr_assert_eq(found, 1, "the imported file is active: %s", r.out);
+    json_decref(o);
+    wgt_result_free(&r);
+    const char *again[] = { "--data-dir", dir2, "skills", "install", name, NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, envp, again), 0);
+    cr_assert_eq(r.status, 1, "already installed, on any replica: %s", r.out);
+    cr_assert(strstr(r.err, "already installed"), "%s", r.err);
+    wgt_result_free(&r);
+    wg_skillset_free(starter);
 }

@@ -123,6 +123,12 @@ test('a write needs approval at normal: nothing is written', async () => {
     assert.match(textOf(r), /gateway\.annotation\.destructive/);
     assert.match(r.structuredContent.approvalId, /^[0-9a-f]{32}$/);
     assert.equal(existsSync(target), false);
+    // another process cannot run an upstream's tool: it says so and leaves it pending
+    const a = cli(dir, ['approve', r.structuredContent.approvalId]);
+    assert.notEqual(a.status, 0);
+    assert.match(a.stderr, /MCP gateway upstream/);
+    assert.equal(auditCount(dir, 'approval_granted'), 0);
+    assert.equal(existsSync(target), false);
     const m = await client.callTool({ name: 'fs__move_file', arguments: { source: join(root, 'hello.txt'), destination: target } });
     assert.equal(m.isError, true);
     assert.equal(existsSync(join(root, 'hello.txt')), true);

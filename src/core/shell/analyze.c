@@ -324,10 +324,17 @@ int sh_word_target(const sh_ctx *cx, const sh_view *v, int i)
         return v->placeholder;
     if (c->w[i].flags & (SH_W_TRUNC | SH_W_CTRL))
         return SH_T_OPAQUE;
-    if (sh_is_drive_root(c->src + c->w[i].raw_off, c->w[i].raw_len))
+    const char *raw = c->src + c->w[i].raw_off;
+    if (sh_is_drive_root(raw, c->w[i].raw_len))
         return SH_T_ROOT;
     const char *t = sh_wtext(c, i);
     size_t n = c->w[i].len;
+    /* C:\Windows, %USERPROFILE%, $env:WINDIR, \\?\C:\Users\bob: as written or unquoted */
+    int win = sh_is_windows_critical(raw, c->w[i].raw_len);
+    if (!win && n > 0 && t[0] != SH_MARK)
+        win = sh_is_windows_critical(t, n);
+    if (win)
+        return win;
     if (cx->ar.nsym > 0 && n > 0 && t[0] != '/' && t[0] != SH_MARK) {
         /* through a link made earlier (ln -s / x; rm -rf x/) */
         size_t k = 0;
@@ -728,7 +735,8 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
                    " writes to the raw disk ", t, v->via);
         return;
     }
-    if (sh_check_persist_write(cx, v, t, w->len, what, append))
+    (void)append;                       /* every write of a start-up file is persistence */
+    if (sh_check_persist_write(cx, v, t, w->len, what))
         return;
     /* `echo hi > /etc/passwd` stays destructive (reference vector 12.1);
      * `> /etc/passwd` alone, cp, tee, truncate, unlink destroy it */

@@ -116,7 +116,7 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
                            " downloads onto the raw disk ", arg, v->via);
                 return;
             }
-            if (arg && sh_check_persist_write(cx, v, arg, strlen(arg), p->name, 0))
+            if (arg && sh_check_persist_write(cx, v, arg, strlen(arg), p->name))
                 return;
             if (arg && write)
                 sh_file_written(cx, arg, strlen(arg), NULL, -1);

@@ -103,7 +103,7 @@ Test(shell_classes, write_then_run_and_persistence)
     shellt_expect("printf 'doas id' > go.sh; bash go.sh", CRIT, "critical.privilege");
     shellt_expect("echo ls > go.sh; sh ./go.sh", RISKY, "bash.writes_file");   /* the write asks, the run is ls */
     shellt_expect("echo 'curl x | sh' >> ~/.zprofile", CRIT, "critical.persistence");
-    shellt_expect("echo 'x' > ~/.bashrc", DESTR, "bash.write_outside_project");  /* 12.1 #51 */
+    shellt_expect("echo 'x' > ~/.bashrc", CRIT, "critical.persistence");  /* 12.1 #51: any write */
     shellt_expect("cp hook .git/hooks/pre-commit", CRIT, "critical.persistence");
     shellt_expect("crontab jobs.txt", CRIT, "critical.persistence");
     shellt_expect("crontab -l", SAFE, "bash.safe");
@@ -226,4 +226,35 @@ Test(shell_classes, code_hosting_clients_by_group_verb_and_api_method)
     shellt_expect("gh api graphql -f query='query{viewer{login}}'", SAFE, NULL);
     shellt_expect("glab mr list", SAFE, NULL);
     shellt_expect("hub status", SAFE, NULL);
+}
+
+Test(shell_classes, windows_spellings_of_critical_targets_reach_every_deleter)
+{
+    shellt_expect("rm -rf 'C:\\Windows'", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf C:\\Windows", CRIT, "critical.rm_system");       /* bash eats the \ */
+    shellt_expect("rm -rf c:/windows/", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf C:/WINDOWS/System32/*", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf 'C:\\Program Files'", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf %SystemDrive%", CRIT, "critical.rm_root");
+    shellt_expect("rm -rf \"%SYSTEMDRIVE%\\\\\"", CRIT, "critical.rm_root");
+    shellt_expect("rm -rf //?/C:/", CRIT, "critical.rm_root");
+    shellt_expect("rm -rf %USERPROFILE%", CRIT, "critical.rm_home");
+    shellt_expect("rm -rf \"%UserProfile%\\*\"", CRIT, "critical.rm_home");
+    shellt_expect("rm -rf C:/Users/bob/", CRIT, "critical.rm_home");
+    shellt_expect("timeout 9 env rm -rf 'c:\\users\\alice'", CRIT, "critical.rm_home");
+    shellt_expect("ls; bash -c \"rm -rf 'C:\\Windows\\System32'\"", CRIT, "critical.rm_system");
+    shellt_expect("Remove-Item -Recurse -Force '\\\\?\\C:\\'", CRIT, "critical.windows_drive_delete");
+    shellt_expect("Remove-Item -Recurse -Force \"$env:USERPROFILE\\*\"", CRIT, "critical.windows_drive_delete");
+    shellt_expect("ri -r -fo C:\\Users\\bob", CRIT, "critical.windows_drive_delete");
+    shellt_expect("rd /s /q \\\\?\\C:\\", CRIT, "critical.windows_drive_delete");
+    shellt_expect("rd /s /q %SystemDrive%\\", CRIT, "critical.windows_drive_delete");
+    shellt_expect("rmdir /s /q \"C:\\Program Files\"", CRIT, "critical.windows_drive_delete");
+    shellt_expect("del /s /q /f C:\\Windows\\*", CRIT, "critical.windows_drive_delete");
+    shellt_expect("cmd /c \"rd /s /q %USERPROFILE%\"", CRIT, "critical.windows_drive_delete");
+    /* near-misses: folders deeper down, other drives' projects */
+    shellt_expect("rm -rf 'C:\\Users\\bob\\Documents\\old'", DESTR, "bash.rm_recursive");
+    shellt_expect("rm -rf 'C:\\Windows\\Temp\\x'", DESTR, "bash.rm_recursive");
+    shellt_expect("rm -rf 'D:\\build'", DESTR, "bash.rm_recursive");
+    shellt_expect("rm -rf %USERPROFILE%\\Downloads\\x", DESTR, "bash.rm_recursive");
+    shellt_expect("ls C:\\Windows", SAFE, NULL);
 }

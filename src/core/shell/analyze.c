@@ -893,6 +893,14 @@ const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint
                     i++;
                 if (i - b == 4 && strncasecmp(s + b, "home", 4) == 0)
                     saw_root = 1;
+                if (i - b == 3 && i < n && s[i] == ':' && strncasecmp(s + b, "env", 3) == 0) {
+                    size_t e = i + 1;           /* $env:USERPROFILE, $env:SystemDrive */
+                    while (e < n && e - b < 40 && ((s[e] | 32) >= 'a' && (s[e] | 32) <= 'z'))
+                        e++;
+                    if (sh_is_windows_critical(s + b - 1, e - b + 1))
+                        saw_root = 1;
+                    i = e;
+                }
                 continue;
             }
             i++;

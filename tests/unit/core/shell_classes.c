@@ -319,3 +319,18 @@ Test(shell_classes, repository_deletes_through_curl_and_read_only_python_modules
     shellt_expect("python -m json.tool in.json out.json", RISKY, "bash.interpreter");   /* writes out.json */
     shellt_expect("python3 -m http.server 8000", RISKY, "bash.interpreter");
 }
+
+Test(shell_classes, system_query_tools_read_silently)
+{
+    shellt_expect("arp -a", SAFE, NULL);
+    shellt_expect("resolvectl query example.com", SAFE, NULL);
+    shellt_expect("nmcli dev status", SAFE, NULL);
+    shellt_expect("timedatectl", SAFE, NULL);
+    shellt_expect("hostnamectl", SAFE, NULL);
+    shellt_expect("loginctl list-sessions", SAFE, NULL);
+    shellt_expect("arp -d 10.0.0.1", RISKY, NULL);
+    shellt_expect("nmcli dev wifi connect home password x", RISKY, NULL);
+    shellt_expect("nmcli -s con show home", RISKY, NULL);     /* prints the Wi-Fi key */
+    shellt_expect("timedatectl set-time 10:00", RISKY, NULL);
+    shellt_expect("resolvectl flush-caches", RISKY, NULL);
+}

@@ -339,7 +339,8 @@ WG_EXTERN int wg_engine_publish_remote(wg_engine *e, const char *name, const jso
 #define WG_ENGINE_TOOLS_NATIVE     1u   /* spec 4: acquire/install_capability, find_connector, ... */
 #define WG_ENGINE_TOOLS_KVARK      2u   /* spec 9: the four KVARK tools, when registered */
 #define WG_ENGINE_TOOLS_CONNECTORS 4u   /* connector_<id>_<action> of connected connectors */
-#define WG_ENGINE_TOOLS_ALL        7u
+#define WG_ENGINE_TOOLS_PROVIDERS  8u   /* <prefix>__<tool> of every provider (wg_engine_add_provider) */
+#define WG_ENGINE_TOOLS_ALL        15u
 
 typedef struct wg_engine_tool_counts {
     size_t native, kvark, connector;
@@ -347,12 +348,74 @@ typedef struct wg_engine_tool_counts {
 
 /* Every tool wg_engine_execute runs right now, as ToolDefinitions
  * {name, description, parameters (JSON Schema)} (the catalog tools also
- * carry offlineCapable): native, then KVARK, then connector tools, limited
+ * carry offlineCapable; a provider's carry its annotations): native, then
+ * KVARK, then connector, then provider tools (a provider that fails to list
+ * adds none, and the engine logs why), limited
  * to the groups in which. What every face lists (GET /api/tools, the CLI,
  * the MCP face's tools/list). *out new; counts may be NULL. Opens the
  * registry (and so the store) for the KVARK and connector groups. Returns
  * 0, WG_ENOMEM, WG_E* from opening. */
 WG_EXTERN int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_engine *e, unsigned which);
+
+/* ---- tool providers (the MCP gateway's upstreams; issue 14 §2) ----------- */
+
+/* A provider adds tools named <prefix>__<tool> to the engine, and
+ * wg_engine_execute stays the one executor of them: the engine asks the
+ * provider to classify the call, decides (the autonomy level, the
+ * operator's never-autopass list, pending approvals), writes the audit row
+ * provider_call before the run (fail closed: no row, no run), and only then
+ * asks the provider to run it. The provider never decides whether a call
+ * runs.
+ *
+ * The decision from a verdict, at each level:
+ *   risk LOW                 runs at every level (rule and reason from the verdict)
+ *   MEDIUM, HIGH, UNKNOWN    needs a person at Normal and Trusted, runs at YOLO
+ *                            (approval class elevated; critical for HIGH)
+ *   shell (a string argument that is a shell command): the bash gate's
+ *   decision of it is merged in, the stricter wins; a never-autopass command
+ *   (rm -rf /, curl | sh, ...) needs a person at every level.
+ *
+ * Callbacks run on the calling thread of wg_engine_tools / wg_engine_execute /
+ * wg_engine_approve, from any number of threads at once: they must be
+ * thread-safe. prefix and the function pointers are copied; ctx is borrowed
+ * and must outlive the engine (or be valid until wg_engine_free). */
+#define WG_TOOL_PROVIDER_VERSION 1
+#define WG_ENGINE_PROVIDERS_MAX 64
+#define WG_TOOL_PREFIX_MAX 64              /* bytes of a prefix */
+
+typedef struct wg_tool_verdict {
+    wg_risk_level risk;
+    const char *rule;                      /* static, e.g. "gateway.verb.write" */
+    char reason[WG_GATE_REASON_MAX];       /* one sentence */
+    const char *shell;                     /* borrowed from args: a shell command, or NULL */
+    const char *shell_key;                 /* the argument it came from, or NULL */
+} wg_tool_verdict;
+
+typedef struct wg_tool_provider {
+    unsigned int version;                  /* WG_TOOL_PROVIDER_VERSION */
+    const char *prefix;                    /* 1..WG_TOOL_PREFIX_MAX of [A-Za-z0-9_-], no "__" */
+    void *ctx;
+    /* The tools now: an array of {name (without the prefix), description?,
+     * inputSchema?, annotations?}. *out new. */
+    int (*list)(void *ctx, json_t **out);
+    /* tool is the name without the prefix. WG_ENOTFOUND when it is not
+     * listed now; any other error refuses the call. */
+    int (*classify)(void *ctx, const char *tool, const json_t *args, wg_tool_verdict *out);
+    /* Runs it. *result new: {success, data|error} and optionally content
+     * (an MCP content array a face may pass through). Returns 0, or WG_E*
+     * with the reason (the call failed, nothing to show). */
+    int (*run)(void *ctx, const char *tool, const json_t *args, json_t **result);
+} wg_tool_provider;
+
+#define WG_TOOL_PROVIDER_INIT { .version = WG_TOOL_PROVIDER_VERSION }
+
+/* Adds a provider. Call before the engine is shared between threads (like
+ * opening it). Returns 0; WG_EINVAL (bad version, prefix or a NULL
+ * callback), WG_EEXISTS (the prefix is taken), WG_EBUSY (WG_ENGINE_PROVIDERS_MAX). */
+WG_EXTERN int wg_engine_add_provider(wg_engine *e, const wg_tool_provider *p);
+/* 1 when tool is <prefix>__<something> of an added provider (whether or
+ * not the provider lists it now: wg_engine_execute then says why not). */
+WG_EXTERN int wg_engine_is_provider_tool(const wg_engine *e, const char *tool);
 
 /* ---- KVARK (spec 9; waggle/kvark.h) -------------------------------------------- */
 

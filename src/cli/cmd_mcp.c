@@ -5,10 +5,13 @@
  * Streamable HTTP at /mcp by `waggle serve`. Nothing but protocol messages
  * is written to stdout; notes go to stderr. */
 #include "cli.h"
+#include "mcp/gateway.h"
 #include "mcp/gwconfig.h"
 #include "mcp/stdio.h"
 #include "storecli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,6 +35,16 @@ static const char usage_text[] =
     "  --poll-ms N      how often the tool list is checked for connectors that\n"
     "                   connected or disconnected (default 2000, 50..600000)\n"
     "  --demo           add the demo channel connectors\n"
+    "  --gateway FILE   also gate the MCP servers of FILE (the Claude Desktop/Cursor\n"
+    "                   mcpServers format, docs/mcp.md): each stdio server is\n"
+    "                   started and supervised (restarted with backoff), its\n"
+    "                   tools are listed as SERVER__TOOL, and every call passes\n"
+    "                   the gate and the audit log like waggle's own tools:\n"
+    "                   read-only tools run, others ask at normal and trusted\n"
+    "                   and run at yolo, a shell command argument is gated like\n"
+    "                   bash. env values \"vault:NAME\" come from the vault.\n"
+    "                   Remote (url) servers are not supported yet.\n"
+    "  --gateway-log FILE   append the upstreams' stderr to FILE (default: dropped)\n"
     "  --check-gateway FILE   validate a gateway file (the Claude Desktop/Cursor\n"
     "                   mcpServers format, docs/mcp.md) and list its servers;\n"
     "                   env/header values are never printed\n"
@@ -74,9 +87,12 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         { "allow-http-upstreams", no_argument, NULL, 'W' },
         { "allow-privileged-db-roles", no_argument, NULL, 'S' },
         { "check-gateway", required_argument, NULL, 'G' },
+        { "gateway", required_argument, NULL, 'g' },
+        { "gateway-log", required_argument, NULL, 'L' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
-    const char *data_dir = cli->data_dir, *level = NULL, *gw_check = NULL;
+    const char *data_dir = cli->data_dir, *level = NULL, *gw_check = NULL, *gw = NULL;
+    const char *gw_log = NULL;
     storecli_options so = { .lazy = 1 };
     long poll_ms = 0;
     int c;
@@ -88,6 +104,8 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         case 'l': level = optarg; break;
         case 'D': so.demo = 1; break;
         case 'G': gw_check = optarg; break;
+        case 'g': gw = optarg; break;
+        case 'L': gw_log = optarg; break;
         case 'P': so.allow_private_upstreams = 1; break;
         case 'W': so.allow_http_upstreams = 1; break;
         case 'S': so.allow_privileged_db_roles = 1; break;
@@ -114,10 +132,52 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
     if (rc != WG_EXIT_OK)
         return rc;
     signal(SIGPIPE, SIG_IGN);     /* a client that went away is a failed write, not a death */
+    wg_gateway *g = NULL;
+    int log_fd = -1;
+    if (gw) {
+        wg_gw_config cfg;
+        if ((rc = wg_mcp__gw_config_load(&cfg, gw)) < 0) {
+            storecli_close(&sc);
+            return wg_cli_error("mcp", rc);
+        }
+        if (gw_log && (log_fd = open(gw_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) < 0)
+            fprintf(stderr, "waggle mcp: --gateway-log %s: %s (upstream stderr dropped)\n", gw_log,
+                    strerror(errno));
+        wg_gateway_options go = { .stderr_fd = log_fd };
+        rc = wg_mcp__gateway_start(&g, sc.engine, &cfg, &go);
+        wg_mcp__gw_config_free(&cfg);
+        if (rc < 0) {
+            if (log_fd >= 0)
+                close(log_fd);
+            storecli_close(&sc);
+            return wg_cli_error("mcp", rc);
+        }
+        /* so the first tools/list already has their tools */
+        wg_mcp__gateway_wait(g, 15000);
+        json_t *st = wg_mcp__gateway_status(g);
+        size_t i;
+        json_t *s;
+        json_array_foreach(st, i, s)
+            fprintf(stderr, "waggle mcp: gateway %s: %s, %lld tools%s%s\n",
+                    json_string_value(json_object_get(s, "name")),
+                    json_string_value(json_object_get(s, "state")),
+                    (long long)json_integer_value(json_object_get(s, "tools")),
+                    json_object_get(s, "lastError") ? ": " : "",
+                    json_object_get(s, "lastError")
+                        ? json_string_value(json_object_get(s, "lastError")) : "");
+        json_decref(st);
+        if (!poll_ms)
+            poll_ms = 500;    /* an upstream's list_changed reaches the client soon */
+    }
     o.engine = sc.engine;
     o.actor = "mcp";
     o.poll_ms = (unsigned)poll_ms;
     rc = wg_mcp__stdio_serve(&o, STDIN_FILENO, STDOUT_FILENO);
+    int src = rc < 0 ? rc : 0;
+    wg_mcp__gateway_free(g);
+    if (log_fd >= 0)
+        close(log_fd);
+    rc = src;
     storecli_close(&sc);
     return rc < 0 ? wg_cli_error("mcp", rc) : WG_EXIT_OK;
 }

@@ -206,6 +206,17 @@ static const struct {
     { "umbrella", "weather forecast", UTIL },
     { "what time", "time zone", UTIL },
     { "percent", "calculate arithmetic", UTIL },
+    { "usage over", "metrics monitoring dashboards", NONE },
+    { "hit the", "api requests endpoint", NONE },
+    { "the response", "api requests response", DEV },
+    { "api call", "api requests endpoint", DEV },
+    { "amazon cloud", "aws", CLOUD },
+    { "cloud bill", "aws cost spend usage", NONE },
+    { "data model", "models lineage transformations", NONE },
+    { "transformation model", "models lineage transformations", ANALYTICS },
+    { "last touched", "blame commits history repository", CODE },
+    { "sales tables", "database sql tables", DB },
+    { "in our tables", "database sql", DB },
     { "=changed this line", "blame commits history repository", CODE },
     { "who changed", "commits history audit", NONE },
     /* money */
@@ -514,7 +525,7 @@ void wg_catalog__intents(const char *query, wg_cat_intent_fn fn, void *ctx)
         ops += *p && strchr("%+*/^=", *p) != NULL;
     }
     static const char *const word_ops[] = { " times ", " plus ", " minus ", " divided by ",
-                                            " multiplied by ", " squared", NULL };
+                                            " multiplied by ", " squared", " power of ", NULL };
     for (size_t k = 0; word_ops[k] && numbers >= 1; k++)
         ops += strstr(query, word_ops[k]) != NULL;
     if (numbers >= 2 && ops >= 1) {

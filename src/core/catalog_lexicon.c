@@ -92,20 +92,22 @@ static const struct {
    "checkin portal form booking captcha register fill web", NULL },
     { WEB, "scrape extract crawl",
    "scrape scraping crawl crawling harvest collect gather listings catalogue sitemap "
-   "competitor competitors", NULL },
+   "competitor competitors careers vacancies directory", NULL },
     { WEB, "research papers academic",
    "study studies paper papers journal journals citation citations cite literature "
    "preprint thesis scientific science clinical medical disease drug trials health symptoms treatment gene protein cancer vaccine", NULL },
     { WEB, "reddit forum community",
-   "subreddit forum forums upvote upvotes", NULL },
+   "subreddit subreddits redditor redditors forum forums upvote upvotes thread threads "
+   "opinions recommendations recommend", "subreddit redditors" },
     { WEB, "vacation rental stays listings",
-   "hotel hotels flat bedrooms lodging stay stays night nights getaway villa hostel bnb rent", NULL },
+   "hotel hotels flat bedrooms lodging stay stays night nights getaway villa hostel bnb rent "
+   "beach house houses sleeps guests holiday rental rentals chalet", NULL },
 
     /* Code */
     { CODE, "repository pull request commits",
    "pr prs merge merged branch branches commit commits diff review reviewer reviewers "
    "fork clone push pushed repo repos tag tags changelog blame contributor contributors "
-   "maintainer upstream star stars pull", "repo repository repositories" },
+   "maintainer upstream star stars pull touched authored author loader module", "repo repository repositories" },
     { CODE, "run code execute python sandbox",
    "run execute script snippet python javascript evaluate interpreter regex program", NULL },
     { CODE, "documentation library docs",
@@ -148,6 +150,8 @@ static const struct {
    "seo ranking rankings keyword keywords backlinks serp organic impressions", NULL },
     { ANALYTICS, "data pipeline etl",
    "etl pipeline pipelines dag ingest ingestion transform job jobs nightly", NULL },
+    { ANALYTICS, "models lineage transformations semantic layer",
+   "transformation transformations lineage upstream downstream staging marts seeds snapshot snapshots", NULL },
     { ANALYTICS, "forecast prediction",
    "predict prediction projection projections demand", NULL },
 
@@ -161,7 +165,7 @@ static const struct {
     { CLOUD, "infrastructure as code terraform",
    "infrastructure provision provisioning stack stacks resources iac plan", NULL },
     { CLOUD, "cost pricing",
-   "cost costs pricing price spend spending expensive cheaper ec2 paying", NULL },
+   "cost costs pricing price spend spending expensive cheaper ec2 paying bill bills budget budgets", NULL },
     { CLOUD, "dns domains",
    "mx spf dkim dmarc ttl propagate propagation registrar domain domains", "dns" },
     { CLOUD, "storage bucket",
@@ -184,7 +188,9 @@ static const struct {
     { DEV, "feature flag rollout",
    "flag flags toggle rollout beta canary experiment gradual", NULL },
     { DEV, "api testing requests",
-   "endpoint endpoints request requests curl rest", NULL },
+   "endpoint endpoints request requests curl rest response responses payload status hit", NULL },
+    { DEV, "performance traces network console",
+   "paint contentful lcp cls inp fcp vitals lighthouse devtools waterfall", "devtools" },
     { DEV, "docker containers",
    "docker container containers image compose", NULL },
     { DEV, "cross browser testing real devices",
@@ -249,6 +255,8 @@ static const struct {
     { MEDIA, "image generation illustration",
    "image images picture pictures photo photos drawing draw art artwork illustration "
    "icon banner thumbnail poster wallpaper gif meme crop resize background sticker", NULL },
+    { MEDIA, "transforms images videos upload",
+   "crop cropping resize resizing webp png jpg jpeg avif compress compression watermark thumbnails optimize", "webp avif" },
     { MEDIA, "video editing clips",
    "video videos clip animated intro outro clips trim cut teaser trailer montage reel footage animation animate motion", NULL },
     { MEDIA, "design mockup",

@@ -20,6 +20,11 @@ typedef struct engine_pool {
     wg_pool *pool;
 } engine_pool;
 
+typedef struct engine_provider {
+    char prefix[WG_TOOL_PREFIX_MAX + 1];
+    wg_tool_provider p;          /* prefix points at the copy above */
+} engine_provider;
+
 typedef struct engine_sub {
     uint64_t token;
     wg_engine_event_fn fn;
@@ -67,6 +72,10 @@ struct wg_engine {
     wg_kvark *kvark;             /* the KVARK client (token cache), made on first use under mu */
     size_t n_pools;
 
+    /* tool providers: added before the engine is shared, read-only after */
+    engine_provider providers[WG_ENGINE_PROVIDERS_MAX];
+    size_t n_providers;
+
     /* the event bus */
     pthread_mutex_t bus_mu;
     engine_sub subs[ENGINE_SUBSCRIBERS_MAX];
@@ -91,6 +100,19 @@ int wg_engine__kvark_run(json_t **result, wg_engine *e, const char *tool, const 
 /* The store when it holds the shared state (replicas on PostgreSQL:
  * opened here), NULL on one machine (SQLite: nothing is opened). */
 int wg_engine__shared_store(wg_store **out, wg_engine *e);
+
+/* providers.c: the provider whose prefix tool carries ("<prefix>__..."),
+ * with *rest the tool name after "__"; NULL when none. */
+const engine_provider *wg_engine__provider_of(const wg_engine *e, const char *tool,
+                                              const char **rest);
+/* The gate's decision for a provider's tool at level (waggle/engine.h
+ * "tool providers"): the provider's verdict, with the bash gate's decision
+ * of a shell-like argument merged in. Returns 0, WG_ENOTFOUND (not listed
+ * now), WG_E* (the provider's classify failed: refuse). */
+int wg_engine__provider_decide(wg_gate_decision *d, wg_engine *e, const engine_provider *p,
+                               const char *rest, const json_t *args, wg_autonomy level);
+/* Appends every provider's tools (ToolDefinitions, prefixed) to tools. */
+int wg_engine__provider_tools(json_t *tools, wg_engine *e);
 
 /* bus.c: hands one event to the call's own callback (ctx may be NULL),
  * then to every subscriber and the outward seam. data is borrowed. */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { TOOL_CONNECTOR, TOOL_CAPABILITY, TOOL_CATALOG, TOOL_KVARK } tool_kind;
+typedef enum { TOOL_CONNECTOR, TOOL_CAPABILITY, TOOL_CATALOG, TOOL_KVARK, TOOL_PROVIDER } tool_kind;
 
 /* The agent tools of spec 4 besides connectors: their definitions are the
  * tables of waggle/capability_tools.h and waggle/catalog_tools.h. */
@@ -42,6 +42,11 @@ static int find_tool(tool_kind *k, wg_engine *e, const char *tool)
 {
     if (native_kind(k, tool))
         return 0;
+    const char *rest = NULL;
+    if (wg_engine__provider_of(e, tool, &rest)) {
+        *k = TOOL_PROVIDER;   /* whether it is listed now: its classify says (decide) */
+        return 0;
+    }
     if (wg_kvark_is_tool(tool)) {
         /* registered only while configured on a tier that includes KVARK */
         wg_kvark_config cfg;
@@ -109,11 +114,21 @@ static int decide(wg_engine *e, const wg_engine_call *call, const wg_autonomy_re
     wg_autonomy_request normal = WG_AUTONOMY_REQUEST_INIT;
     int rc = wg_autonomy_resolve(&out->autonomy, rq ? rq : &normal, &e->policy, wg_engine_now(e));
     const wg_gate *gate = NULL;
-    if (rc == 0)
-        rc = wg_engine_gate(&gate, e);
-    if (rc == 0)
-        rc = wg_gate_check_json(&out->decision, gate, call->tool, call->args,
-                                out->autonomy.applied);
+    const char *rest = NULL;
+    const engine_provider *p = rc == 0 ? wg_engine__provider_of(e, call->tool, &rest) : NULL;
+    if (p) {
+        rc = wg_engine__provider_decide(&out->decision, e, p, rest, call->args,
+                                        out->autonomy.applied);
+        if (rc == WG_ENOTFOUND)
+            rc = wg_error_set(WG_ENOTFOUND, "'%s' is not a tool provider %s lists now",
+                              call->tool, p->prefix);
+    } else {
+        if (rc == 0)
+            rc = wg_engine_gate(&gate, e);
+        if (rc == 0)
+            rc = wg_gate_check_json(&out->decision, gate, call->tool, call->args,
+                                    out->autonomy.applied);
+    }
     if (rc == 0)
         overlay(e, call->tool, &out->decision);
     snprintf(out->tool, sizeof out->tool, "%s", call->tool);
@@ -143,6 +158,7 @@ typedef struct call_view {
     const char *tool;
     const char *approval_id;    /* or NULL */
     const char *workspace_id, *session_id;
+    const char *rule;           /* the rule that let it run (the audit row of a provider call) */
 } call_view;
 
 static json_t *event_base(const call_view *v)
@@ -182,7 +198,7 @@ void wg_engine__expired_events(wg_engine *e, const wg_engine_ctx *ctx, const cha
                                const char *approval_id, const char *workspace_id,
                                const char *session_id)
 {
-    call_view v = { tool, approval_id, workspace_id, session_id };
+    call_view v = { tool, approval_id, workspace_id, session_id, NULL };
     step(e, ctx, &v, "✖ %s approval expired%s", "");
     error_event(e, ctx, &v, "APPROVAL_EXPIRED", "the approval expired and counts as denied");
 }
@@ -230,6 +246,45 @@ static json_t *text_result(char *text, int as_json)
     return r;
 }
 
+/* A provider's tool: the provider_call row first (fail closed), then its run. */
+static int run_provider(json_t **result, wg_engine *e, const call_view *v, const json_t *args,
+                        const char *actor)
+{
+    const char *rest = NULL;
+    const engine_provider *p = wg_engine__provider_of(e, v->tool, &rest);
+    if (!p)
+        return wg_error_set(WG_ENOTFOUND, "no provider runs '%s'", v->tool);
+    json_t *summary = NULL;
+    int rc = wg_engine__args_summary(&summary, e, args, NULL);
+    if (rc < 0)
+        return rc;
+    json_t *in = json_pack("{s:s,s:s,s:o}", "provider", p->prefix, "providerTool", rest,
+                           "arguments", summary);
+    if (in && v->approval_id)
+        json_object_set_new(in, "approvalId", json_string(v->approval_id));
+    if (in && v->session_id)
+        json_object_set_new(in, "session", json_string(v->session_id));
+    if (in && v->workspace_id)
+        json_object_set_new(in, "workspaceId", json_string(v->workspace_id));
+    rc = in ? wg_engine__note(e, "provider_call", actor, v->tool, in,
+                              v->approval_id ? "approved" : "allowed", v->rule)
+            : wg_error_set(WG_ENOMEM, "out of memory");
+    json_decref(in);
+    if (rc < 0)
+        return wg_error_set(rc, "the audit row of %s could not be written, so it was not run",
+                            v->tool);
+    rc = p->p.run(p->p.ctx, rest, args, result);
+    if (rc < 0) {
+        json_decref(*result);
+        *result = NULL;
+    } else if (!json_is_object(*result)) {
+        json_decref(*result);
+        *result = NULL;
+        rc = wg_error_set(WG_EUPSTREAM, "provider %s gave no result for %s", p->prefix, rest);
+    }
+    return rc;
+}
+
 static int run_tool(json_t **result, wg_engine *e, tool_kind kind, const call_view *v,
                     const json_t *args, const char *actor)
 {
@@ -237,7 +292,9 @@ static int run_tool(json_t **result, wg_engine *e, tool_kind kind, const call_vi
     const json_t *a = args ? args : empty;
     char *text = NULL;
     int rc = 0;
-    if (kind == TOOL_CONNECTOR) {
+    if (kind == TOOL_PROVIDER) {
+        rc = run_provider(result, e, v, a, actor);
+    } else if (kind == TOOL_CONNECTOR) {
         wg_registry *reg = NULL;
         if ((rc = wg_engine_registry(&reg, e)) == 0)
             rc = wg_registry_execute(result, reg, v->tool, a);
@@ -305,7 +362,7 @@ static int answer(wg_engine *e, const char *id, int approved, const wg_engine_ct
     snprintf(out->approval_id, sizeof out->approval_id, "%s", id);
     out->expires_ms = c.expires_ms;
     out->status = c.status;
-    call_view v = { c.tool, out->approval_id, c.workspace_id, c.session_id };
+    call_view v = { c.tool, out->approval_id, c.workspace_id, c.session_id, c.rule };
     engine_row row = { NULL, NULL, c.tool, NULL, actor, c.level, id, c.workspace_id,
                        c.session_id, c.summary };
     if (c.status == WG_ENGINE_EXPIRED) {
@@ -396,7 +453,7 @@ static int wait_for_person(wg_engine *e, const wg_engine_call *call, const wg_en
 
     char when[WG_TIME_ISO_MAX];
     wg_time_format_iso(when, p.expires_ms);
-    call_view v = { call->tool, p.id, call->workspace_id, call->session_id };
+    call_view v = { call->tool, p.id, call->workspace_id, call->session_id, NULL };
     json_t *d = event_base(&v);
     json_object_set_new(d, "requestId", json_string(p.id));
     json_object_set_new(d, "toolName", json_string(call->tool));
@@ -446,7 +503,7 @@ int wg_engine_execute(wg_engine *e, const wg_engine_call *call,
     const char *actor = wg_engine__actor(e, ctx);
     if (out->decision.needs_confirmation)
         return wait_for_person(e, call, ctx, actor, out);
-    call_view v = { call->tool, NULL, call->workspace_id, call->session_id };
+    call_view v = { call->tool, NULL, call->workspace_id, call->session_id, out->decision.rule };
     if (out->decision.auto_approved) {
         const char *level = wg_autonomy_name(out->autonomy.applied);
         json_t *summary = NULL;
@@ -487,7 +544,7 @@ int wg_engine_check(wg_engine *e, const wg_engine_call *call,
     json_decref(summary);
     /* a runtime that runs its own tools (write_file, bash) asks here: its
      * auto-approval is a step on the bus like the executor's (spec 7.5) */
-    call_view v = { call->tool, NULL, call->workspace_id, call->session_id };
+    call_view v = { call->tool, NULL, call->workspace_id, call->session_id, NULL };
     if (rc == 0)
         step(e, NULL, &v, "⚡ %s auto-approved (%s)", level);
     return rc;

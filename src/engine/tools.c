@@ -68,6 +68,8 @@ int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_engine *e, u
             json_decref(conn);
         }
     }
+    if (rc == 0 && (which & WG_ENGINE_TOOLS_PROVIDERS))
+        rc = wg_engine__provider_tools(tools, e);
     if (rc < 0) {
         json_decref(tools);
         return rc;

@@ -48,13 +48,15 @@ static json_t *input_schema(json_t *params)
     return params;
 }
 
-static int add(json_t *tools, const char *name, const char *description, json_t *params)
+static int add(json_t *tools, const char *name, const char *description, json_t *params,
+               const json_t *given)
 {
     json_t *t = json_pack("{s:s,s:s,s:o}", "name", name, "description", description ? description : "",
                           "inputSchema", input_schema(params));
     if (!t)
         return wg_error_set(WG_ENOMEM, "out of memory");
-    json_t *a = annotations(name);
+    /* a gateway upstream's own annotations are passed on as hints */
+    json_t *a = json_is_object(given) ? json_deep_copy(given) : annotations(name);
     if (a)
         json_object_set_new(t, "annotations", a);
     json_array_append_new(tools, t);
@@ -69,7 +71,7 @@ int wg_mcp__tools_list(json_t **out, wg_engine *e)
                  "runs, at this session's autonomy level. Answers {needsConfirmation, critical, "
                  "approvalClass, level, rule, reason}; rule and reason say why. Use it before "
                  "running a tool of your own (bash, write_file, ...).",
-                 json_loads(gate_check_schema, 0, NULL));
+                 json_loads(gate_check_schema, 0, NULL), NULL);
     /* the engine's one list (native, KVARK while registered, connectors) */
     json_t *list = NULL;
     if (rc == 0)
@@ -81,7 +83,7 @@ int wg_mcp__tools_list(json_t **out, wg_engine *e)
             break;
         rc = add(tools, json_string_value(json_object_get(d, "name")),
                  json_string_value(json_object_get(d, "description")),
-                 json_incref(json_object_get(d, "parameters")));
+                 json_incref(json_object_get(d, "parameters")), json_object_get(d, "annotations"));
     }
     json_decref(list);
     if (rc < 0) {
@@ -105,6 +107,10 @@ int wg_mcp__tools_has(wg_engine *e, const char *name)
     for (size_t i = 0; i < n; i++)
         if (strcmp(cat[i].name, name) == 0)
             return 1;
+    /* <server>__<tool> of a gateway upstream: also while it restarts, so
+     * the call gets a tool error saying so rather than "unknown tool" */
+    if (wg_engine_is_provider_tool(e, name))
+        return 1;
     /* connector_<id>_<action>: a registered action of a connected connector */
     wg_registry *reg = NULL;
     wg_risk_level risk;
@@ -180,6 +186,15 @@ static json_t *ran(const wg_engine_outcome *o)
 {
     const json_t *r = o->result;
     int ok = json_is_true(json_object_get(r, "success"));
+    const json_t *content = json_object_get(r, "content");
+    if (json_is_array(content)) {
+        /* a gateway upstream's own content (text, images, resources, ...) */
+        json_t *out = json_pack("{s:O,s:b}", "content", content, "isError", !ok);
+        const json_t *data = json_object_get(r, "data");
+        if (out && ok && json_is_object(data))
+            json_object_set_new(out, "structuredContent", json_deep_copy(data));
+        return out;
+    }
     const json_t *body = json_object_get(r, ok ? "data" : "error");
     char *text = json_is_string(body) ? strdup(json_string_value(body))
                : json_dumps(body ? body : r, JSON_COMPACT | JSON_ENCODE_ANY);

@@ -5,7 +5,9 @@
  * agent that runs its own tools - bash, write_file - and asks first), the
  * agent tools of spec 4 (find_connector, list_connector_categories,
  * acquire_capability, install_capability) and one connector_<id>_<action>
- * tool per action of every connected connector. Every call but gate_check
+ * tool per action of every connected connector, and under `waggle mcp
+ * --gateway` the <server>__<tool> tools of the upstreams (gateway.h; their
+ * annotations are passed on, their content is passed through). Every call but gate_check
  * runs through wg_engine_execute (the session does that); gate_check
  * through wg_engine_check. Nothing here consults the gate on its own.
  *

@@ -73,6 +73,13 @@ typedef struct wg_server_options {
                                     terminated, or NULL; at most 64 */
     wg_server_log_fn log;        /* may be NULL (silent) */
     void *log_ud;
+    /* An MCP gateway file (the mcpServers format, docs/mcp.md "Gateway") or
+     * NULL: its stdio servers are started and supervised by the service,
+     * their tools are the engine's <server>__<tool> (GET /api/tools, POST
+     * /api/tools/execute, /mcp, approvals through POST /api/approval/:id),
+     * and GET /api/capabilities/status reports each one's true state. An
+     * invalid file fails the start (WG_EINVAL). */
+    const char *gateway;
 } wg_server_options;
 
 #define WG_SERVER_OPTIONS_INIT { .version = WG_SERVER_OPTIONS_VERSION }

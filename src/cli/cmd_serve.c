@@ -33,7 +33,7 @@ static void usage(FILE *to)
         "                    [--request-deadline SECONDS] [--idle-timeout SECONDS]\n"
         "                    [--trusted-proxy ADDR]...\n"
         "                    [--max-autonomy LEVEL] [--never-autopass TOOL]...\n"
-        "                    [--config FILE] [--log-format text|json]\n"
+        "                    [--gateway FILE] [--config FILE] [--log-format text|json]\n"
         "\n"
         "Runs waggled, the HTTP/JSON service (connectors, capabilities, approvals,\n"
         "tier gating, the gate) until SIGTERM or Ctrl-C. It needs no configuration:\n"
@@ -74,6 +74,11 @@ static void usage(FILE *to)
         "                       level (rule operator.never_autopass); repeatable, a\n"
         "                       trailing * matches a prefix, e.g.\n"
         "                       --never-autopass connector_postgres_execute\n"
+        "  --gateway FILE       start and supervise the MCP servers of FILE (the\n"
+        "                       mcpServers format, docs/mcp.md): their tools are\n"
+        "                       SERVER__TOOL in /api/tools, /api/tools/execute and\n"
+        "                       /mcp, gated and audited like every tool, and\n"
+        "                       /api/capabilities/status reports their real state\n"
         "  --allow-private-upstreams\n"
         "                       let connectors reach loopback, private, link-local and\n"
         "                       other non-public addresses (refused by default, checked\n"
@@ -192,6 +197,7 @@ static const struct option longopts[] = {
     { "idle-timeout", required_argument, NULL, 'I' },
     { "trusted-proxy", required_argument, NULL, 'X' },
     { "config", required_argument, NULL, 'F' },
+    { "gateway", required_argument, NULL, 'G' },
     { "log-format", required_argument, NULL, 'L' },
     { NULL, 0, NULL, 0 },
 };
@@ -228,6 +234,7 @@ static int take(serve_args *a, int c, char *optarg, const char *cmd)
             a->log_json = !strcmp(optarg, "json");
             break;
         case 'D': o->demo = 1; break;
+        case 'G': o->gateway = optarg; break;
         case 'P': o->allow_private_upstreams = 1; break;
         case 'W': o->allow_http_upstreams = 1; break;
         case 'V': return add_item(a, a->roots, &a->n_roots, 1u << 0, optarg, "--obsidian-root", cmd);

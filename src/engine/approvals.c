@@ -407,3 +407,24 @@ json_t *wg_engine_approval_json(const wg_engine_approval *a)
                      "sessionId", a->session_id, "createdAt", created, "expiresAt", expires,
                      "input", a->preview);
 }
+
+int wg_engine__pending_tool(char **tool, wg_engine *e, const char *id)
+{
+    wg_store *st = NULL;
+    int rc = wg_engine_store(&st, e);
+    if (rc < 0)
+        return rc;
+    wg_store_rows *rows = NULL;
+    wg_store_value v = WG_SV_TEXT(id);
+    if ((rc = wg_store_exec(st, "SELECT tool FROM approvals WHERE id = ?", &v, 1, &rows, NULL)) < 0)
+        return rc;
+    const char *s = wg_store_rows_text(rows, 0, 0);
+    char *copy = s ? strdup(s) : NULL;
+    wg_store_rows_free(rows);
+    if (!s)
+        return wg_error_set(WG_ENOTFOUND, "no pending approval with that id");
+    if (!copy)
+        return wg_error_set(WG_ENOMEM, "out of memory");
+    *tool = copy;
+    return 0;
+}

@@ -182,6 +182,8 @@ typedef struct engine_claim {
 int wg_engine__pending_claim(wg_engine *e, const char *id, int approved, const char *actor,
                              engine_claim *c);
 void wg_engine__claim_clear(engine_claim *c);
+/* The tool of approval id (any state). *tool new. WG_ENOTFOUND. */
+int wg_engine__pending_tool(char **tool, wg_engine *e, const char *id);
 /* Forgets the arguments of a finished approval. */
 void wg_engine__pending_done(wg_engine *e, const char *id);
 /* Moves expired pending approvals to expired and writes their

@@ -415,6 +415,23 @@ int wg_engine_approve(wg_engine *e, const char *id, int approved, const wg_engin
     char copy[WG_ENGINE_APPROVAL_ID_MAX];   /* id may point into *out */
     memcpy(copy, id, sizeof copy);
     memset(out, 0, sizeof *out);
+    if (approved) {
+        /* A provider's tool runs only in the process that has the provider
+         * (the `waggle mcp --gateway` that asked): granting it elsewhere
+         * would use up the approval and run nothing. Refuse, keep it pending. */
+        char *tool = NULL;
+        int shaped = wg_engine__pending_tool(&tool, e, copy) == 0 && strstr(tool, "__") &&
+                     !wg_engine_is_provider_tool(e, tool);
+        if (shaped) {
+            rc = wg_error_set(WG_EUNSUPPORTED, "%.200s is a tool of an MCP gateway upstream: only "
+                              "the process that serves it can run it, so approve it there "
+                              "(through the MCP client's elicitation); it stays pending here",
+                              tool);
+            free(tool);
+            return rc;
+        }
+        free(tool);
+    }
     return answer(e, copy, approved, ctx, out);
 }
 

@@ -50,7 +50,7 @@ int wg_engine__args_summary(json_t **out, wg_engine *e, const json_t *args, size
     json_t *o = text ? json_pack("{s:s,s:I}", "argsDigest", digest, "argsBytes", (json_int_t)n)
                      : NULL;
     if (o && strlen(text) <= ENGINE_PREVIEW_MAX) {
-        json_object_set(o, "args", masked ? masked : json_object());
+        json_object_set_new(o, "args", masked ? json_incref(masked) : json_object());
     } else if (o) {
         size_t cut = utf8_cut(text, ENGINE_PREVIEW_MAX);
         json_object_set_new(o, "argsPreview", json_stringn(text, cut));

@@ -88,11 +88,16 @@ static int p_run(void *ctx, const char *tool, const json_t *args, json_t **resul
         snprintf(why, sizeof why, "%s", m);
         wg_up_status st;
         wg_mcp__up_status(s->u, &st);
-        const char *next = st.state == WG_UP_FAILED ? " It gave up restarting (too many failed starts)."
-                         : rc == WG_EUNAVAILABLE ? " It is restarted automatically: try again shortly."
-                         : "";
-        return wg_error_set(rc, "the upstream MCP server %s did not complete %s: %s (it is %s "
-                            "now).%s", s->name, tool, why, wg_mcp__up_state_name(st.state), next);
+        char next[96] = "";
+        if (st.state == WG_UP_FAILED)
+            snprintf(next, sizeof next, " It gave up restarting (too many failed starts).");
+        else if (st.state == WG_UP_HEALTHY && rc == WG_EUNAVAILABLE)
+            snprintf(next, sizeof next, " It has been restarted: the call may be tried again.");
+        else if (rc == WG_EUNAVAILABLE)
+            snprintf(next, sizeof next, " It is %s: try again shortly.",
+                     wg_mcp__up_state_name(st.state));
+        return wg_error_set(rc, "the upstream MCP server %s did not complete %s: %s.%s", s->name,
+                            tool, why, next);
     }
     json_t *content = json_object_get(r, "content");
     json_t *structured = json_object_get(r, "structuredContent");

@@ -176,6 +176,9 @@ struct wg_server_ctx {
      * overlaid when valid. Never NULL. */
     const struct wg_catalog *catalog;
     long long autonomy_cap_ms;          /* the engine's cap, for answers that show it */
+    /* The MCP gateway (mcp/gateway.h) when the service was given a gateway
+     * file, else NULL: its servers are providers of the engine. */
+    struct wg_gateway *gateway;
     struct wg_sse_hub *sse;             /* the server's event streams (sse.h) */
     void (*log)(void *log_ud, const char *line);   /* may be NULL */
     void *log_ud;

@@ -13,6 +13,7 @@
  * Without deps, routing and acquisition see the local installation
  * (native tools, DATA_DIR/skills, DATA_DIR/plugins) plus the registry's
  * connectors. */
+#include "mcp/gateway.h"
 #include "server/respcache.h"
 #include "server/route.h"
 #include "server/tiering.h"
@@ -192,9 +193,21 @@ static int status_build(json_t **out, const wg_req *req)
         /* No MCP runtime runs inside this service: a declared server is
          * reported with its plugin's state and assumed healthy (spec 2.2). */
         for (size_t m = 0; m < p->n_mcp_servers; m++)
-            json_array_append_new(mcp, json_pack("{s:s,s:s,s:b,s:i}", "name", p->mcp_servers[m],
-                                  "state", state, "healthy", 1, "tools", 0));
+            json_array_append_new(mcp, json_pack("{s:s,s:s,s:b,s:i,s:s}", "name", p->mcp_servers[m],
+                                  "state", state, "healthy", 1, "tools", 0, "source", "plugin"));
     }
+    /* The gateway's servers (waggle serve --gateway) run here: their true
+     * state and tool count (mcp/gateway.h). */
+    size_t gw_tools = 0;
+    json_t *gw = req->ctx->gateway ? wg_mcp__gateway_status(req->ctx->gateway) : NULL;
+    size_t gi;
+    json_t *g;
+    json_array_foreach(gw, gi, g) {
+        gw_tools += (size_t)json_integer_value(json_object_get(g, "tools"));
+        json_object_set_new(g, "source", json_string("gateway"));
+        json_array_append(mcp, g);
+    }
+    json_decref(gw);
     for (size_t i = 0; i < wg_skillset_count(active); i++) {
         const wg_skill *s = wg_skillset_get(active, i);
         json_array_append_new(skills, json_pack("{s:s,s:I}", "name", s->name, "length",
@@ -213,10 +226,10 @@ static int status_build(json_t **out, const wg_req *req)
     wg_plugin_list_free(&pl);
     wg_skillset_free(active);
     *out = json_pack(
-        "{s:o,s:o,s:o,s:{s:I,s:I,s:I,s:i},s:o,s:{s:i,s:o},s:o}",
+        "{s:o,s:o,s:o,s:{s:I,s:I,s:I,s:I},s:o,s:{s:i,s:o},s:o}",
         "plugins", plugins, "mcpServers", mcp, "skills", skills,
-        "tools", "count", (json_int_t)(native + plugin_tools), "native", (json_int_t)native,
-        "plugin", (json_int_t)plugin_tools, "mcp", 0,
+        "tools", "count", (json_int_t)(native + plugin_tools + gw_tools), "native", (json_int_t)native,
+        "plugin", (json_int_t)plugin_tools, "mcp", (json_int_t)gw_tools,
         "commands", cmds,
         "hooks", "registered", HOOKS_REGISTERED, "recentActivity", recent_activity(req),
         "workflows", wfs);

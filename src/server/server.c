@@ -1,6 +1,7 @@
 /* server.c - the server handle (waggle/server.h): listen address parsing,
  * tokens, the route areas' start-up and shutdown, then http.c serves. */
 #include "server/server_int.h"
+#include "mcp/gateway.h"
 #include "server/session.h"
 #include "server/sse.h"
 #include "engine/engine_int.h"
@@ -97,6 +98,7 @@ static void release(wg_server *srv)
     free(srv->area_state);
     wg_replica__stop(srv);
     wg_sse__hub_free(srv->sse);
+    wg_mcp__gateway_free(srv->ctx.gateway);   /* its children, before the engine they use */
     wg_engine_free(srv->engine);
     wg_route__table_free(&srv->table);
     free_list(srv->allowed_hosts);
@@ -170,6 +172,18 @@ static int init_handles(wg_server *srv, const wg_server_options *opt)
         return rc;
     srv->engine = e;
     srv->ctx.engine = e;
+    if (opt->gateway) {
+        wg_gw_config cfg;
+        if ((rc = wg_mcp__gw_config_load(&cfg, opt->gateway)) < 0)
+            return rc;
+        wg_gateway_options go = { .stderr_fd = -1 };
+        rc = wg_mcp__gateway_start(&srv->ctx.gateway, e, &cfg, &go);
+        wg_mcp__gw_config_free(&cfg);
+        if (rc < 0)
+            return rc;
+        /* so the first GET /api/tools already has their tools */
+        wg_mcp__gateway_wait(srv->ctx.gateway, 15000);
+    }
     wg_registry *reg = NULL;
     if ((rc = wg_engine_trust(&srv->ctx.trust, e)) < 0 ||
         (rc = wg_engine_starter(&srv->ctx.starter, e)) < 0 ||

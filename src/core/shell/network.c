@@ -136,6 +136,7 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int wget = strcmp(p->name, "wget") == 0;
     int head = 0, data = 0, write = !wget ? 0 : 1, other = 0, method_write = 0, opaque = 0, cred = 0;
+    int method_delete = 0;
     const char *data_opt = NULL, *scheme = NULL;
     if (sh_version_query(v))
         return;
@@ -222,11 +223,19 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
         case K_METHOD:
             if (arg && strcasecmp(arg, "GET") != 0 && strcasecmp(arg, "HEAD") != 0)
                 method_write = 1;
+            if (arg && strcasecmp(arg, "DELETE") == 0)
+                method_delete = 1;
             break;
         case K_OTHER: other = 1; break;
         default: break;
         }
     }
+    for (int j = v->i + 1; method_delete && j < v->end; j++)
+        if (W(j)[0] != '-' && sh_forge_repo_url(W(j))) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.repo_delete", p->name,
+                       " -X DELETE deletes a repository through the code-hosting API", NULL, v->via);
+            return;
+        }
     if (scheme && !data) {
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                    " uses a URL scheme other than http(s) (file:, gopher:, dict:, ...): ", scheme, v->via);

@@ -245,6 +245,11 @@ static void api_call(sh_ctx *cx, const sh_view *v, const sh_program *p, int from
                    NULL, v->via);
         return;
     }
+    if (en >= 9 && strncasecmp(es + en - 9, "/transfer", 9) == 0 && !is_get) {
+        sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.destructive", p->name,
+                   " api gives a repository away (transfer)", NULL, v->via);
+        return;
+    }
     if (sends_file) {
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.exfiltration", p->name,
                    " api sends a local file to the service (-F key=@file, --input)", NULL, v->via);
@@ -304,10 +309,27 @@ static void effect(sh_ctx *cx, const sh_view *v, const sh_program *p, int e, con
     }
 }
 
+/* gh secret set X < ~/.aws/credentials: a credential file sent to the service. */
+static void sends_secret(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    for (int k = 0; k < v->c->nr; k++) {
+        const sh_redir *r = &v->c->r[k];
+        if (r->op != SH_R_IN && r->op != SH_R_RDWR)
+            continue;
+        const char *what = sh_secret_path(v->c->text + r->target.off, r->target.len);
+        if (what) {
+            sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.exfiltration", p->name, " sends ", what, v->via);
+            return;
+        }
+    }
+}
+
 void sh_rule_forge(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     if (sh_version_query(v))
         return;
+    if (v->c->nr > 0)
+        sends_secret(cx, v, p);         /* the subcommand's verdict can only add to it */
     int hub = strcmp(p->name, "hub") == 0;
     if (hub) {
         int j = v->i + 1;

@@ -349,3 +349,13 @@ Test(shell_classes, limits_kernel_parameters_and_certificates_read_silently)
     shellt_expect("openssl s_client -connect example.com:443 < notes.txt", RISKY, NULL);   /* sends stdin */
     shellt_expect("openssl rsa -in key.pem -text", RISKY, NULL);
 }
+
+Test(shell_classes, code_hosting_clients_give_away_or_send_secrets)
+{
+    shellt_expect("gh api -X POST repos/o/r/transfer -f new_owner=someone", DESTR, "bash.destructive");
+    shellt_expect("gh secret set TOKEN < ~/.aws/credentials", DESTR, "bash.exfiltration");
+    shellt_expect("gh secret set TOKEN < .env", DESTR, "bash.exfiltration");
+    shellt_expect("gh secret set TOKEN < value.txt", RISKY, "bash.network_write");
+    shellt_expect("gh repo delete me/x < /dev/null", CRIT, "critical.repo_delete");
+    shellt_expect("gh pr list < /dev/null", SAFE, NULL);
+}

@@ -43,10 +43,10 @@ function setup() {
   return { dir, root, cfg };
 }
 
-async function gateway(dir, cfg, { level = 'normal', elicit, onListChanged } = {}) {
+async function gateway(dir, cfg, { level = 'normal', elicit, onListChanged, extra = [] } = {}) {
   const transport = new StdioClientTransport({
     command: WAGGLE,
-    args: ['--data-dir', dir, 'mcp', '--level', level, '--poll-ms', '100', '--gateway', cfg],
+    args: ['--data-dir', dir, 'mcp', '--level', level, '--poll-ms', '100', '--gateway', cfg, ...extra],
     env: { ...process.env, WAGGLE_GATEWAY_TEST_SECRET: 'must-not-reach-upstreams' },
     stderr: 'pipe',
   });
@@ -175,6 +175,23 @@ test('a write runs at yolo, auto-approved and audited', async () => {
     assert.equal(readFileSync(target, 'utf8'), 'yolo');
     assert.equal(auditCount(dir, 'approval_auto'), 1);
     assert.equal(auditCount(dir, 'provider_call'), 1);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('--never-autopass SERVER__* asks even at yolo', async () => {
+  const { dir, root, cfg } = setup();
+  const { client } = await gateway(dir, cfg, { level: 'yolo', extra: ['--never-autopass', 'fs__*'] });
+  try {
+    const target = join(root, 'never.txt');
+    const r = await client.callTool({ name: 'fs__write_file', arguments: { path: target, content: 'no' } });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /operator\.never_autopass/);
+    assert.equal(existsSync(target), false);
+    const ok = await client.callTool({ name: 'mem__read_graph', arguments: {} });
+    assert.equal(ok.isError, false, textOf(ok));
   } finally {
     await client.close();
     removeDir(dir);

@@ -223,6 +223,10 @@ static const char *const B_ip[] = {
 };
 static const char *const B_kubectl[] = { "--raw", "--exec-command", NULL };
 static const char *const B_nmcli[] = { "--show-secrets", "-s", "-show-secrets", NULL };   /* Wi-Fi keys */
+static const char *const Q_openssl[] = {
+    "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", NULL,
+};
+static const char *const B_openssl[] = { "-out", "-keyout", "-signkey", "-passout", "-CAkey", NULL };
 static const char *const B_none[] = { NULL };
 
 static const query_spec queries[] = {
@@ -245,6 +249,7 @@ static const query_spec queries[] = {
     { "nmcli", Q_nmcli, B_nmcli, 0, 1 },
     { "npm", Q_npm, B_none, 1, 0 },
     { "oc", Q_kubectl, B_kubectl, 1, 0 },
+    { "openssl", Q_openssl, B_openssl, 0, 0 },
     { "podman", Q_docker, B_none, 1, 0 },
     { "resolvectl", Q_resolvectl, B_none, 0, 1 },
     { "rpm", Q_rpm, B_none, 0, 0 },

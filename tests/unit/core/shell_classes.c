@@ -334,3 +334,18 @@ Test(shell_classes, system_query_tools_read_silently)
     shellt_expect("timedatectl set-time 10:00", RISKY, NULL);
     shellt_expect("resolvectl flush-caches", RISKY, NULL);
 }
+
+Test(shell_classes, limits_kernel_parameters_and_certificates_read_silently)
+{
+    shellt_expect("ulimit -a", SAFE, NULL);
+    shellt_expect("sysctl -a 2>/dev/null | grep vm.swappiness", SAFE, NULL);
+    shellt_expect("sysctl -n kernel.hostname", SAFE, NULL);
+    shellt_expect("openssl x509 -in cert.pem -noout -text", SAFE, NULL);
+    shellt_expect("openssl version", SAFE, NULL);
+    shellt_expect("ulimit -n 4096", RISKY, "bash.unsafe_option");
+    shellt_expect("sysctl -w vm.swappiness=10", RISKY, "bash.unsafe_option");
+    shellt_expect("sysctl kernel.sysrq=1", RISKY, "bash.unsafe_option");
+    shellt_expect("openssl x509 -in cert.pem -out cert.der", RISKY, NULL);
+    shellt_expect("openssl s_client -connect example.com:443 < notes.txt", RISKY, NULL);   /* sends stdin */
+    shellt_expect("openssl rsa -in key.pem -text", RISKY, NULL);
+}

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "waggle/store.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -203,6 +205,19 @@ WG_EXTERN int wg_catalog_to_registry(json_t **out, const wg_catalog *cat);
  * and WG_EINVAL names both entries. *added receives the number of entries
  * written. Returns 0, WG_EINVAL, WG_EIO, WG_ENOMEM. */
 WG_EXTERN int wg_catalog_import_local(size_t *added, const char *data_dir, const json_t *entries);
+
+/* The same over a store (docs/replicas.md). When st is shared (replicas on
+ * PostgreSQL) the local entries are its documents catalog/<n>.json, the same
+ * on every replica: open builds the embedded catalog with them (an
+ * unreachable store is WG_EUNAVAILABLE), import checks the incoming entries
+ * against all of them and adds them as new documents in one write
+ * transaction (at most 64 MiB in all; one entry over WG_STORE_DOC_MAX is
+ * WG_EINVAL). Otherwise (st NULL or SQLite) the data dir's catalog.json as
+ * above. A running process reads its catalog once: after an import, restart
+ * the replicas to serve it, as on one machine. */
+WG_EXTERN int wg_catalog_open_in(wg_catalog **out, wg_store *st, const char *data_dir);
+WG_EXTERN int wg_catalog_import_local_in(size_t *added, wg_store *st, const char *data_dir,
+                                         const json_t *entries);
 
 #ifdef __cplusplus
 }

@@ -3,13 +3,18 @@
  *
  * Sub-commands are a table; each parses its own options, calls one library
  * function (waggle/catalog.h) and prints the result. The catalog searched is
- * the embedded one with DATA_DIR/catalog.json overlaid when it exists.
+ * the embedded one with DATA_DIR/catalog.json overlaid when it exists -
+ * or, with WAGGLE_DATABASE_URL (replicas), the shared store's local
+ * entries (docs/replicas.md).
  */
 #include "cli.h"
 #include "render.h"
 #include "waggle/catalog.h"
 #include "waggle/datadir.h"
 #include "waggle/error.h"
+#include "waggle/store.h"
+#include "capcli.h"
+#include "store/tree.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -69,7 +74,11 @@ static int open_catalog(wg_catalog **cat, const common_opts *o)
      * is searched alone. */
     if (wg_datadir_resolve(&dir, o->data_dir) < 0)
         dir = NULL;
-    int rc = wg_catalog_open(cat, dir);
+    wg_store *st = NULL;
+    int rc = dir ? capcli_shared_store(&st, "catalog", dir) : 0;
+    if (rc == 0)
+        rc = wg_catalog_open_in(cat, st, dir);
+    wg_store_free(st);
     free(dir);
     return rc;
 }
@@ -381,12 +390,20 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
         rc = print(entries, o);
         return rc;
     }
+    wg_store *shared = NULL;
     if (rc == 0)
         rc = wg_datadir_open(&dir, o->data_dir);
     if (rc == 0)
-        rc = wg_catalog_import_local(&added, dir, entries);
+        rc = capcli_shared_store(&shared, "catalog import", dir);
+    if (rc == 0)
+        rc = wg_catalog_import_local_in(&added, shared, dir, entries);
     if (rc == 0) {
-        printf("imported %zu server%s into %s/catalog.json:", added, added == 1 ? "" : "s", dir);
+        if (wg_tree__shared(shared))
+            printf("imported %zu server%s into the shared store (restart the replicas to serve "
+                   "them):", added, added == 1 ? "" : "s");
+        else
+            printf("imported %zu server%s into %s/catalog.json:", added, added == 1 ? "" : "s",
+                   dir);
         size_t n = json_array_size(entries), shown = n < IMPORT_LIST_MAX ? n : IMPORT_LIST_MAX;
         for (size_t i = 0; i < shown; i++)
             printf(" %s", json_string_value(json_object_get(json_array_get(entries, i), "id")));
@@ -399,6 +416,7 @@ static int do_import(const char *file, const import_opts *io, common_opts *o)
                    st.old_versions, st.renamed);
     }
     json_decref(entries);
+    wg_store_free(shared);
     free(dir);
     return rc < 0 ? wg_cli_error("catalog import", rc) : WG_EXIT_OK;
 }

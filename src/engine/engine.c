@@ -333,11 +333,21 @@ static int open_catalog(wg_engine *e)
     if (e->catalog)
         return 0;
     wg_catalog *c = NULL;
-    /* A broken local catalog.json must not take the engine down: the
-     * embedded catalog is served and the log says why. */
-    if (wg_catalog_open(&c, e->data_dir) < 0) {
+    /* Replicas: the local entries are the shared store's (caller holds mu,
+     * so the store is opened here, not through wg_engine_store). */
+    const char *url = getenv("WAGGLE_DATABASE_URL");
+    int rc = e->store_url || (url && *url) ? open_store(e) : 0;
+    if (rc < 0)
+        return rc;
+    /* A broken local catalog must not take the engine down: the embedded
+     * catalog is served and the log says why. An unreachable store is an
+     * error (nothing is cached; the next use tries again). */
+    if ((rc = wg_catalog_open_in(&c, e->store, e->data_dir)) == WG_EUNAVAILABLE ||
+        rc == WG_ESTORE || rc == WG_ENOMEM)
+        return rc;
+    if (rc < 0) {
         wg_engine__logf(e, "warning: %s; serving the embedded catalog only", wg_error_last());
-        int rc = wg_catalog_open_embedded(&c);
+        rc = wg_catalog_open_embedded(&c);
         if (rc < 0)
             return rc;
     }

@@ -96,8 +96,9 @@ typedef struct wg_tree_import {
     char first_refusal[320];  /* why the first refusal happened, with its name */
 } wg_tree_import;
 
-/* Copies DATA_DIR/skills/<name>.md, DATA_DIR/marketplace/<pack>/ and
- * DATA_DIR/plugins/<name>/plugin.json into a shared store, once: a name the
+/* Copies DATA_DIR/skills/<name>.md, DATA_DIR/marketplace/<pack>/,
+ * DATA_DIR/plugins/<name>/plugin.json, DATA_DIR/personas/<id>.json and
+ * DATA_DIR/catalog.json (see catalog_shared.c) into a shared store, once: a name the
  * store already holds is left as the store has it (another replica may have
  * changed it), so running it again, or on every replica at once, changes
  * nothing. Files are only read, never moved or deleted. What the loaders
@@ -107,5 +108,13 @@ typedef struct wg_tree_import {
  * when st is not shared. Returns 0, or the store's error (WG_EUNAVAILABLE,
  * WG_ESTORE, WG_ENOMEM). */
 int wg_tree__import(wg_tree_import *rep, wg_store *st, const char *data_dir);
+
+/* Counts one refusal in rep, keeping the first one's reason (clears the
+ * error). */
+void wg_tree__refuse(wg_tree_import *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* catalog_shared.c: DATA_DIR/catalog.json into the store's catalog
+ * chunks, when the store holds no catalog yet (else counted present). */
+int wg_tree__import_catalog(wg_tree_import *rep, wg_store *st, const char *data_dir);
 
 #endif

@@ -70,8 +70,7 @@ int wg_tree__pack_parse(json_t **out, const char *text, size_t len, const char *
 
 /* ---- import ----------------------------------------------------------------------- */
 
-static void refuse(wg_tree_import *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void refuse(wg_tree_import *rep, const char *fmt, ...)
+void wg_tree__refuse(wg_tree_import *rep, const char *fmt, ...)
 {
     if (!rep->refused++) {
         va_list ap;
@@ -89,7 +88,7 @@ static int local_read(char **out, size_t *len, wg_tree_import *rep, const char *
     int rc = wg_tree__read(out, len, NULL, dir, rel, max);
     if (rc == WG_ENOMEM || rc == 0)
         return rc;
-    refuse(rep, "%s: %s", rel, rc == WG_EDENIED ? "a symlink, not a regular file, or larger "
+    wg_tree__refuse(rep, "%s: %s", rel, rc == WG_EDENIED ? "a symlink, not a regular file, or larger "
                                                    "than allowed" : wg_error_last());
     return 1;
 }
@@ -102,7 +101,7 @@ static int put(wg_tree_import *rep, wg_store *st, const char *rel, const char *t
     else if (rc == WG_EEXISTS)
         rep->present++;
     else if (rc == WG_EINVAL)
-        refuse(rep, "%s: %s", rel, wg_error_last());
+        wg_tree__refuse(rep, "%s: %s", rel, wg_error_last());
     else
         return rc;
     wg_error_clear();
@@ -115,7 +114,7 @@ static int import_skills(wg_tree_import *rep, wg_store *st, const char *dir)
     size_t n = 0;
     int rc = wg_tree__list(&names, &n, NULL, dir, "skills", ".md");
     if (rc < 0) {
-        refuse(rep, "skills: %s", wg_error_last());
+        wg_tree__refuse(rep, "skills: %s", wg_error_last());
         return rc == WG_ENOMEM ? rc : 0;
     }
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -123,7 +122,7 @@ static int import_skills(wg_tree_import *rep, wg_store *st, const char *dir)
         size_t len = 0;
         snprintf(rel, sizeof rel, "skills/%s.md", names[i]);
         if (wg_skill_name_check(names[i]) < 0) {
-            refuse(rep, "%s: not a skill name", rel);
+            wg_tree__refuse(rep, "%s: not a skill name", rel);
             continue;
         }
         if ((rc = local_read(&text, &len, rep, dir, rel, WG_SKILL_MAX_BYTES)) == 0)
@@ -141,7 +140,7 @@ static int import_plugins(wg_tree_import *rep, wg_store *st, const char *dir)
     size_t n = 0;
     int rc = wg_tree__list(&names, &n, NULL, dir, "plugins", "plugin.json");
     if (rc < 0) {
-        refuse(rep, "plugins: %s", wg_error_last());
+        wg_tree__refuse(rep, "plugins: %s", wg_error_last());
         return rc == WG_ENOMEM ? rc : 0;
     }
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -154,8 +153,40 @@ static int import_plugins(wg_tree_import *rep, wg_store *st, const char *dir)
                 wg_plugin_clear(&p);
                 rc = put(rep, st, rel, text, len);
             } else {
-                refuse(rep, "%s: %s", rel, wg_error_last());
+                wg_tree__refuse(rep, "%s: %s", rel, wg_error_last());
             }
+        }
+        rc = rc == 1 ? 0 : rc;
+        free(text);
+    }
+    wg_store_doc_names_free(names);
+    return rc;
+}
+
+/* Custom personas (personas/<id>.json, JSON objects): moved to the store
+ * in migration 5 without an import; the same once-only copy here. */
+enum { PERSONA_MAX = 256 * 1024 };
+
+static int import_personas(wg_tree_import *rep, wg_store *st, const char *dir)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = wg_tree__list(&names, &n, NULL, dir, "personas", ".json");
+    if (rc < 0) {
+        wg_tree__refuse(rep, "personas: %s", wg_error_last());
+        return rc == WG_ENOMEM ? rc : 0;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char rel[128], *text = NULL;
+        size_t len = 0;
+        snprintf(rel, sizeof rel, "personas/%s.json", names[i]);
+        if ((rc = local_read(&text, &len, rep, dir, rel, PERSONA_MAX)) == 0) {
+            json_t *p = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+            if (json_is_object(p))
+                rc = put(rep, st, rel, text, len);
+            else
+                wg_tree__refuse(rep, "%s: not a JSON object", rel);
+            json_decref(p);
         }
         rc = rc == 1 ? 0 : rc;
         free(text);
@@ -178,13 +209,13 @@ static int local_pack(json_t **out, wg_tree_import *rep, const char *dir, const 
         if (rc == WG_ENOMEM)
             return rc;
         if (rc < 0)
-            refuse(rep, "%s: %s", rel, wg_error_last());
+            wg_tree__refuse(rep, "%s: %s", rel, wg_error_last());
         return rc < 0 ? 1 : 0;
     }
     if (rc != WG_ENOTFOUND) {
         if (rc == WG_ENOMEM)
             return rc;
-        refuse(rep, "%s: unreadable, a symlink, or larger than %d bytes", rel,
+        wg_tree__refuse(rep, "%s: unreadable, a symlink, or larger than %d bytes", rel,
                WG_PACK_MANIFEST_MAX);
         return 1;
     }
@@ -195,7 +226,7 @@ static int local_pack(json_t **out, wg_tree_import *rep, const char *dir, const 
     if ((rc = wg_tree__list(&names, &n, NULL, dir, rel, ".md")) < 0) {
         if (rc == WG_ENOMEM)
             return rc;
-        refuse(rep, "%s: %s", rel, wg_error_last());
+        wg_tree__refuse(rep, "%s: %s", rel, wg_error_last());
         return 1;
     }
     json_t *skills = json_array();
@@ -213,7 +244,7 @@ static int local_pack(json_t **out, wg_tree_import *rep, const char *dir, const 
     if (rc == WG_ENOMEM)
         return rc;
     if (rc < 0)
-        refuse(rep, "%s: %s", rel, wg_error_last());
+        wg_tree__refuse(rep, "%s: %s", rel, wg_error_last());
     return rc < 0 ? 1 : 0;
 }
 
@@ -242,7 +273,7 @@ static int import_pack(wg_tree_import *rep, wg_store *st, const char *dir, const
         rc = local_read(&texts[i], &lens[i], rep, dir, rel, WG_MARKETPLACE_SKILL_BYTES);
         total += lens[i];
         if (rc == 0 && total > WG_PACK_BYTES_MAX) {
-            refuse(rep, "marketplace/%s: its skills are more than %u bytes together", pack,
+            wg_tree__refuse(rep, "marketplace/%s: its skills are more than %u bytes together", pack,
                    WG_PACK_BYTES_MAX);
             rc = 1;
         }
@@ -289,7 +320,7 @@ static int import_market(wg_tree_import *rep, wg_store *st, const char *dir)
     size_t n = 0;
     int rc = wg_tree__list(&names, &n, NULL, dir, "marketplace", "pack.json");
     if (rc < 0) {
-        refuse(rep, "marketplace: %s", wg_error_last());
+        wg_tree__refuse(rep, "marketplace: %s", wg_error_last());
         return rc == WG_ENOMEM ? rc : 0;
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
@@ -310,5 +341,9 @@ int wg_tree__import(wg_tree_import *rep, wg_store *st, const char *data_dir)
         rc = import_market(rep, st, data_dir);
     if (rc == 0)
         rc = import_plugins(rep, st, data_dir);
+    if (rc == 0)
+        rc = import_personas(rep, st, data_dir);
+    if (rc == 0)
+        rc = wg_tree__import_catalog(rep, st, data_dir);
     return rc;
 }

@@ -717,6 +717,32 @@ static int harmless_sink(const char *t)
            strncmp(t, "/dev/fd/", 8) == 0;
 }
 
+/* The command prints nothing, so a redirection of it truncates the file:
+ * `> f`, `: > f`, `true > f`, `cat /dev/null > f`, `echo -n > f`,
+ * `printf '' > f`. */
+static int writes_nothing(const sh_cmd *c)
+{
+    if (c->nw == 0)
+        return 1;
+    if (!sh_word_is_literal(c, 0))
+        return 0;
+    if (sh_weq(c, 0, ":") || sh_weq(c, 0, "true") || sh_weq(c, 0, "false"))
+        return 1;
+    int cat = sh_weq(c, 0, "cat"), echo = sh_weq(c, 0, "echo"), printf_ = sh_weq(c, 0, "printf");
+    if (!cat && !echo && !printf_)
+        return 0;
+    for (int j = 1; j < c->nw; j++) {
+        if (cat && sh_weq(c, j, "/dev/null"))
+            continue;
+        if (echo && sh_weq(c, j, "-n"))
+            continue;
+        if (printf_ && j == 1 && c->w[j].len == 0 && (c->w[j].flags & SH_W_QUOTED))
+            continue;
+        return 0;
+    }
+    return cat || printf_ || c->nw > 1;
+}
+
 /* Output to a file: raw disk is critical, outside the project destructive,
  * a project file risky. Shared with tee/cp in the rule files. */
 void sh_check_write(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *what)
@@ -740,8 +766,7 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
         return;
     /* `echo hi > /etc/passwd` stays destructive (reference vector 12.1);
      * `> /etc/passwd` alone, cp, tee, truncate, unlink destroy it */
-    if ((c->nw == 0 || (c->nw == 1 && (sh_weq(c, 0, ":") || sh_weq(c, 0, "true"))) ||
-         strcmp(what, "an output redirection") != 0) &&
+    if ((writes_nothing(c) || strcmp(what, "an output redirection") != 0) &&
         sh_check_vital(cx, v, w, what, " overwrites or deletes "))
         return;
     if (sh_check_agent_config(cx, v, w, what, " writes to "))
@@ -797,6 +822,8 @@ void sh_analyze_command(sh_ctx *cx, sh_cmd *c, const char *via)
 {
     sh_view v = { c, 0, c->nw, 0, -1, NULL, via, 0 };
     SH_STEP(cx, c->nr);
+    if (cx->dump_depth >= 0)
+        sh_dump_flush(cx, c);           /* env | grep -c: this stage decides */
     for (int k = 0; k < c->nr; k++) {
         const sh_redir *r = &c->r[k];
         switch (r->op) {
@@ -866,6 +893,14 @@ const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint
                     i++;
                 if (i - b == 4 && strncasecmp(s + b, "home", 4) == 0)
                     saw_root = 1;
+                if (i - b == 3 && i < n && s[i] == ':' && strncasecmp(s + b, "env", 3) == 0) {
+                    size_t e = i + 1;           /* $env:USERPROFILE, $env:SystemDrive */
+                    while (e < n && e - b < 40 && ((s[e] | 32) >= 'a' && (s[e] | 32) <= 'z'))
+                        e++;
+                    if (sh_is_windows_critical(s + b - 1, e - b + 1))
+                        saw_root = 1;
+                    i = e;
+                }
                 continue;
             }
             i++;
@@ -1131,6 +1166,7 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
     cx.feed_tree = -1;
     cx.loop_depth = 0;
     cx.loop_bits[0] = cx.loop_bits[1] = 0;
+    cx.dump_depth = -1;
     size_t b = 0;
     while (b < len && (cmd[b] == ' ' || cmd[b] == '\t' || cmd[b] == '\n' || cmd[b] == '\r'))
         b++;
@@ -1148,6 +1184,7 @@ int sh_analyze_counted(wg_shell_verdict *out, const char *cmd, size_t len, uint6
             int bad = memchr(cmd, '\0', len) != NULL;
             if (bad || sh_parse_script(&cx, cmd, len, NULL) < 0)
                 sh_coarse_scan(&cx, cmd, len);
+            sh_dump_flush(&cx, NULL);
             if (cx.ar.nedge)
                 sh_check_fork_bombs(&cx);
             for (uint32_t k = 0; k < cx.ar.nsym; k++) {

@@ -146,6 +146,22 @@ static int repo_endpoint(const char *s, size_t n)
            (seg0_is(s, n, "enterprises") && segs == 2) || (seg0_is(s, n, "user") && segs == 1);
 }
 
+int sh_forge_repo_url(const char *t)
+{
+    const char *sch = strstr(t, "://");
+    if (!sch)
+        return 0;
+    const char *host = sch + 3;
+    int api = strncasecmp(host, "api.github.com/", 15) == 0 || strcasestr(host, "/api/v4/") ||
+              strcasestr(host, "/api/v3/");
+    if (!api)
+        return 0;
+    const char *es;
+    size_t en;
+    endpoint_span(t, &es, &en);
+    return repo_endpoint(es, en);
+}
+
 static void api_call(sh_ctx *cx, const sh_view *v, const sh_program *p, int from)
 {
     static const char *const argopts = "XHfFqtpR";

@@ -197,6 +197,11 @@ typedef struct {
     int feed_tree;          /* target class of a find piping its file names on, or -1 */
     int loop_depth;         /* open while/until/for loops (loops.c) */
     uint32_t loop_bits[2];  /* per open loop (first 32): [0] never ends, [1] may never end */
+    /* An environment dump piped on (env | ...) waits for the next stage: a
+     * stage that only counts (grep -c, grep -q, wc) keeps it silent, any
+     * other command gives the verdict (sh_env_dump, sh_dump_flush). */
+    const char *dump_who, *dump_how, *dump_via;
+    int dump_depth;         /* cx->depth of the dumping stage; -1 when none waits */
     sh_arena ar;
 } sh_ctx;
 
@@ -299,6 +304,12 @@ void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n);
 const char *sh_signal_scan(const char *s, size_t n, int shell_text);
 /* The same, adding the work done to *steps (may be NULL). */
 const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint64_t *steps);
+
+/* An environment dump waiting for its pipe's next stage (cx->dump_depth):
+ * c is the command about to be analysed (NULL at the end of the decision).
+ * Dropped when c reads the pipe at the same depth and only counts; else the
+ * bash.env_dump verdict is given now. */
+void sh_dump_flush(sh_ctx *cx, const sh_cmd *c);
 
 /* ---- secrets.c ---- */
 /* What secret a path names ("an SSH private key"), or NULL. t is normalized
@@ -410,6 +421,12 @@ void sh_file_written(sh_ctx *cx, const char *path, size_t n, const char *text, l
 /* The command runs path: when this command wrote it, its text is analysed
  * (or it is critical when unseen); 1 when path was written here. */
 int sh_run_written(sh_ctx *cx, const sh_view *v, const char *path, size_t n);
+
+/* ---- forge.c ---- */
+/* 1 when URL t is a code-hosting API's repository, organisation or group
+ * (https://api.github.com/repos/O/R, https://host/api/v4/projects/ID):
+ * DELETE of it deletes the repository. */
+int sh_forge_repo_url(const char *t);
 
 /* ---- programs.c ---- */
 typedef enum {

@@ -141,6 +141,7 @@ typedef struct {
     const char *const *read;    /* first operands (or "A B" pairs) that only read */
     const char *const *bad;     /* options that make any subcommand write or run */
     int launches;               /* its other subcommands may run a command (exec, run) */
+    int bare_reads;             /* with no arguments it shows its status (timedatectl) */
 } query_spec;
 
 static const char *const Q_docker[] = {
@@ -201,6 +202,16 @@ static const char *const Q_npm[] = {
     "help", "search", "why", "explain", "root", "prefix", "bin", "doctor", "ping", "whoami",
     "audit", "fund", "query", NULL,
 };
+static const char *const Q_arp[] = { "-a", "-n", "-an", "-na", "-e", "-v", NULL };
+static const char *const Q_resolvectl[] = {
+    "query", "status", "dns", "domain", "statistics", "service", "openpgp", "tlsa", "monitor", NULL,
+};
+static const char *const Q_nmcli[] = {
+    "dev status", "device status", "dev show", "device show", "con show", "connection show",
+    "general status", "radio all", "dev wifi list", "device wifi list", NULL,
+};
+static const char *const Q_ctl[] = { "status", "show", "list", "list-sessions", "list-users",
+    "list-seats", "show-session", "show-user", "list-timezones", "timesync-status", "lldp", NULL };
 static const char *const B_journalctl[] = {
     "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync",
     "--relinquish-var", "--setup-keys", "--update-catalog", NULL,
@@ -211,27 +222,40 @@ static const char *const B_ip[] = {
     "save", "restore", "-batch", "-b", "-force", NULL,
 };
 static const char *const B_kubectl[] = { "--raw", "--exec-command", NULL };
+static const char *const B_nmcli[] = { "--show-secrets", "-s", "-show-secrets", NULL };   /* Wi-Fi keys */
+static const char *const Q_openssl[] = {
+    "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", NULL,
+};
+static const char *const B_openssl[] = { "-out", "-keyout", "-signkey", "-passout", "-CAkey", NULL };
 static const char *const B_none[] = { NULL };
 
 static const query_spec queries[] = {
-    { "apt", Q_apt, B_none, 0 },
-    { "apt-cache", Q_apt, B_none, 0 },
-    { "brew", Q_brew, B_none, 0 },
-    { "cargo", Q_cargo, B_none, 1 },
-    { "docker", Q_docker, B_none, 1 },
-    { "dpkg", Q_dpkg, B_none, 0 },
-    { "go", Q_go, B_go, 1 },
-    { "helm", Q_helm, B_none, 0 },
-    { "ip", Q_ip, B_ip, 1 },
-    { "journalctl", NULL, B_journalctl, 0 },
-    { "kubectl", Q_kubectl, B_kubectl, 1 },
-    { "nerdctl", Q_docker, B_none, 1 },
-    { "npm", Q_npm, B_none, 1 },
-    { "oc", Q_kubectl, B_kubectl, 1 },
-    { "podman", Q_docker, B_none, 1 },
-    { "rpm", Q_rpm, B_none, 0 },
-    { "systemctl", Q_systemctl, B_none, 0 },
-    { "terraform", Q_terraform, B_none, 1 },
+    { "apt", Q_apt, B_none, 0, 0 },
+    { "apt-cache", Q_apt, B_none, 0, 0 },
+    { "arp", Q_arp, B_none, 0, 1 },
+    { "brew", Q_brew, B_none, 0, 0 },
+    { "cargo", Q_cargo, B_none, 1, 0 },
+    { "docker", Q_docker, B_none, 1, 0 },
+    { "dpkg", Q_dpkg, B_none, 0, 0 },
+    { "go", Q_go, B_go, 1, 0 },
+    { "helm", Q_helm, B_none, 0, 0 },
+    { "hostnamectl", Q_ctl, B_none, 0, 1 },
+    { "ip", Q_ip, B_ip, 1, 0 },
+    { "journalctl", NULL, B_journalctl, 0, 0 },
+    { "kubectl", Q_kubectl, B_kubectl, 1, 0 },
+    { "loginctl", Q_ctl, B_none, 0, 1 },
+    { "nerdctl", Q_docker, B_none, 1, 0 },
+    { "networkctl", Q_ctl, B_none, 0, 1 },
+    { "nmcli", Q_nmcli, B_nmcli, 0, 1 },
+    { "npm", Q_npm, B_none, 1, 0 },
+    { "oc", Q_kubectl, B_kubectl, 1, 0 },
+    { "openssl", Q_openssl, B_openssl, 0, 0 },
+    { "podman", Q_docker, B_none, 1, 0 },
+    { "resolvectl", Q_resolvectl, B_none, 0, 1 },
+    { "rpm", Q_rpm, B_none, 0, 0 },
+    { "systemctl", Q_systemctl, B_none, 0, 0 },
+    { "terraform", Q_terraform, B_none, 1, 0 },
+    { "timedatectl", Q_ctl, B_none, 0, 1 },
 };
 
 /* Does the subcommand at word j (and j+1) match one of the entries? */
@@ -267,7 +291,7 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
     for (size_t k = 0; k < sizeof queries / sizeof *queries && !q; k++)
         if (strcmp(queries[k].prog, p->name) == 0)
             q = &queries[k];
-    if (!q || sh_version_query(v))
+    if (!q || sh_version_query(v) || (q->bare_reads && v->end - v->i == 1))
         return;
     int opaque = 0;
     for (int j = v->i + 1; j < v->end; j++)

@@ -49,17 +49,38 @@ static const netopt curl_opts[] = {
 };
 
 /* Cloud instance metadata endpoints: a GET there returns the machine's
- * credentials. */
+ * credentials. Compared with each URL's host (one pass over the word). */
 static int metadata_host(const sh_view *v)
 {
-    static const char *const hosts[] = {
-        "169.254.169.254", "metadata.google.internal", "100.100.100.200", "fd00:ec2::254",
-        "169.254.170.2", "metadata.azure.com", "instance-data", NULL,
+#define H(s) { s, sizeof s - 1 }
+    static const struct { const char *name; size_t len; } hosts[] = {
+        H("169.254.169.254"), H("metadata.google.internal"), H("100.100.100.200"),
+        H("[fd00:ec2::254]"), H("169.254.170.2"), H("metadata.azure.com"), H("instance-data"),
+        H("metadata"),
     };
-    for (int j = v->i + 1; j < v->end; j++)
-        for (const char *const *h = hosts; *h; h++)
-            if (strcasestr(W(j), *h))
+#undef H
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-')
+            continue;
+        const char *sch = strstr(t, "://");
+        const char *h = sch ? sch + 3 : t;
+        const char *at = h;
+        size_t k = 0;
+        while (at[k] && at[k] != '/' && at[k] != '?' && at[k] != '#')
+            k++;
+        const char *user = memchr(at, '@', k);
+        if (user) {
+            k -= (size_t)(user + 1 - at);
+            at = user + 1;
+        }
+        size_t hl = k;
+        if (hl > 0 && at[0] != '[' && memchr(at, ':', hl))
+            hl = (size_t)((const char *)memchr(at, ':', hl) - at);   /* the port */
+        for (size_t i = 0; i < sizeof hosts / sizeof *hosts; i++)
+            if (hosts[i].len == hl && strncasecmp(at, hosts[i].name, hl) == 0)
                 return 1;
+    }
     return 0;
 }
 
@@ -115,6 +136,7 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int wget = strcmp(p->name, "wget") == 0;
     int head = 0, data = 0, write = !wget ? 0 : 1, other = 0, method_write = 0, opaque = 0, cred = 0;
+    int method_delete = 0;
     const char *data_opt = NULL, *scheme = NULL;
     if (sh_version_query(v))
         return;
@@ -201,11 +223,19 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
         case K_METHOD:
             if (arg && strcasecmp(arg, "GET") != 0 && strcasecmp(arg, "HEAD") != 0)
                 method_write = 1;
+            if (arg && strcasecmp(arg, "DELETE") == 0)
+                method_delete = 1;
             break;
         case K_OTHER: other = 1; break;
         default: break;
         }
     }
+    for (int j = v->i + 1; method_delete && j < v->end; j++)
+        if (W(j)[0] != '-' && sh_forge_repo_url(W(j))) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.repo_delete", p->name,
+                       " -X DELETE deletes a repository through the code-hosting API", NULL, v->via);
+            return;
+        }
     if (scheme && !data) {
         sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                    " uses a URL scheme other than http(s) (file:, gopher:, dict:, ...): ", scheme, v->via);

@@ -30,23 +30,27 @@
  * itself: a write of any of them (overwrite or append) is persistence.
  * Matched as the last path component, wherever the file is (relative paths
  * too: `cd ~ && echo x > .bashrc`). */
-static const char *const startup_names[] = {
-    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
-    ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc",
-    ".tcshrc", ".login", ".logout", ".xprofile", ".xinitrc", ".xsession", ".xsessionrc",
-    ".envrc", ".vimrc", ".exrc", ".gitconfig", ".pam_environment", "config.fish",
-    "authorized_keys", "authorized_keys2", "Microsoft.PowerShell_profile.ps1",
-    "sitecustomize.py", "usercustomize.py",
+#define N(s) { s, sizeof s - 1 }
+static const struct { const char *s; size_t n; } startup_names[] = {
+    N(".bashrc"), N(".bash_profile"), N(".bash_login"), N(".bash_logout"), N(".bash_aliases"),
+    N(".profile"), N(".zshrc"), N(".zprofile"), N(".zshenv"), N(".zlogin"), N(".zlogout"),
+    N(".kshrc"), N(".mkshrc"), N(".cshrc"), N(".tcshrc"), N(".login"), N(".logout"), N(".xprofile"),
+    N(".xinitrc"), N(".xsession"), N(".xsessionrc"), N(".envrc"), N(".vimrc"), N(".exrc"),
+    N(".gitconfig"), N(".pam_environment"), N("config.fish"), N("authorized_keys"),
+    N("authorized_keys2"), N("Microsoft.PowerShell_profile.ps1"), N("sitecustomize.py"),
+    N("usercustomize.py"),
 };
 /* Directories (and absolute files) whose contents run later. */
-static const char *const startup_dirs[] = {
-    "/etc/profile", "/etc/bash", "/etc/zsh", "/etc/cron", "/var/spool/cron", "/etc/sudoers",
-    "/etc/systemd/", "/.config/systemd/", "/.config/autostart/", "/LaunchAgents/",
-    "/LaunchDaemons/", ".git/hooks/", "/etc/init.d/", "/etc/rc", "/etc/xdg/autostart/",
-    "/.config/fish/", "/etc/environment", "/etc/ld.so.preload", "/etc/security/",
-    "/etc/update-motd.d/", "/.ssh/rc", "/.config/powershell/", "/WindowsPowerShell/",
-    ".git/config", "/.config/git/config", "/.config/environment.d/", "/etc/anacrontab",
+static const struct { const char *s; size_t n; } startup_dirs[] = {
+    N("/etc/profile"), N("/etc/bash"), N("/etc/zsh"), N("/etc/cron"), N("/var/spool/cron"),
+    N("/etc/sudoers"), N("/etc/systemd/"), N("/.config/systemd/"), N("/.config/autostart/"),
+    N("/LaunchAgents/"), N("/LaunchDaemons/"), N(".git/hooks/"), N("/etc/init.d/"), N("/etc/rc"),
+    N("/etc/xdg/autostart/"), N("/.config/fish/"), N("/etc/environment"), N("/etc/ld.so.preload"),
+    N("/etc/security/"), N("/etc/update-motd.d/"), N("/.ssh/rc"), N("/.config/powershell/"),
+    N("/WindowsPowerShell/"), N(".git/config"), N("/.config/git/config"),
+    N("/.config/environment.d/"), N("/etc/anacrontab"),
 };
+#undef N
 
 const char *sh_persist_path(const char *t, size_t n)
 {
@@ -56,12 +60,13 @@ const char *sh_persist_path(const char *t, size_t n)
     const char *base = slash ? slash + 1 : t;
     size_t bn = n - (size_t)(base - t);
     for (size_t i = 0; bn > 0 && i < sizeof startup_names / sizeof *startup_names; i++)
-        if (strlen(startup_names[i]) == bn && memcmp(base, startup_names[i], bn) == 0)
+        if (startup_names[i].n == bn && base[0] == startup_names[i].s[0] &&
+            memcmp(base, startup_names[i].s, bn) == 0)
             return "a shell start-up, login or profile file (it runs at every start)";
+    if (!slash)
+        return NULL;                    /* every directory row has a '/' */
     for (size_t i = 0; i < sizeof startup_dirs / sizeof *startup_dirs; i++)
-        if (memmem(t, n, startup_dirs[i], strlen(startup_dirs[i])) ||
-            (startup_dirs[i][0] == '.' && n >= strlen(startup_dirs[i]) &&
-             memcmp(t, startup_dirs[i], strlen(startup_dirs[i])) == 0))
+        if (memmem(t, n, startup_dirs[i].s, startup_dirs[i].n))
             return "a start-up file, scheduler entry or hook that runs commands later";
     return NULL;
 }

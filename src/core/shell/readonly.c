@@ -525,3 +525,25 @@ void sh_rule_declare(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (!operands && (print || v->end - v->i == 1) && strcmp(p->name, "local") != 0)
         sh_env_dump(cx, v, p->name, " prints every variable with its value");
 }
+
+/* sysctl NAME, -a, -n NAME read; NAME=VALUE, -w, -p/--load, --system set
+ * kernel parameters. ulimit -a, -n read; a value operand sets a limit. */
+void sh_rule_sysctl(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int ulimit = strcmp(p->name, "ulimit") == 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        int sets = (FL(j) & SH_W_OPAQUE) || strchr(t, '=') != NULL;
+        if (!ulimit)
+            sets |= t[0] == '-' && (strpbrk(t + 1, "wpf") || strncmp(t, "--load", 6) == 0 ||
+                                    strncmp(t, "--system", 8) == 0 || strncmp(t, "--write", 7) == 0);
+        else
+            sets |= (t[0] >= '0' && t[0] <= '9') || strcmp(t, "unlimited") == 0 ||
+                    strcmp(t, "hard") == 0 || strcmp(t, "soft") == 0;
+        if (sets) {
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unsafe_option", p->name,
+                       ulimit ? " sets a resource limit" : " sets a kernel parameter", NULL, v->via);
+            return;
+        }
+    }
+}

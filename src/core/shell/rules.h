@@ -61,6 +61,7 @@ void sh_rule_forbid(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_alias(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_declare(sh_ctx *cx, const sh_view *v, const sh_program *p);
+void sh_rule_sysctl(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_forge(sh_ctx *cx, const sh_view *v, const sh_program *p);

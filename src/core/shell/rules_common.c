@@ -111,7 +111,57 @@ void sh_unsafe_opt(sh_ctx *cx, const sh_view *v, const sh_program *p, const char
 
 void sh_env_dump(sh_ctx *cx, const sh_view *v, const char *who, const char *how)
 {
+    if (v->c->piped_out && !v->c->background && cx->dump_depth < 0) {
+        cx->dump_who = who;             /* env | grep -c PATH: decided by the next stage */
+        cx->dump_how = how;
+        cx->dump_via = v->via;
+        cx->dump_depth = cx->depth;
+        return;
+    }
     sh_verdict(cx, WG_SHELL_RISKY, "bash.env_dump", who, how, NULL, v->via);
+}
+
+/* A pipe stage that prints only a count or a status of what it reads:
+ * wc, grep -c / -q / --count / --quiet (options without arguments only). */
+static int counts_only(const sh_cmd *c)
+{
+    if (c->nw == 0 || !sh_word_is_literal(c, 0))
+        return 0;
+    const char *p = sh_wtext(c, 0);
+    const char *slash = strrchr(p, '/');
+    if (slash && (strncmp(p, "/usr/bin/", 9) == 0 || strncmp(p, "/bin/", 5) == 0))
+        p = slash + 1;
+    if (strcmp(p, "wc") == 0)
+        return 1;
+    if (strcmp(p, "grep") != 0 && strcmp(p, "egrep") != 0 && strcmp(p, "fgrep") != 0)
+        return 0;
+    int counts = 0;
+    for (int j = 1; j < c->nw; j++) {
+        const char *t = sh_wtext(c, j);
+        if (t[0] != '-')
+            continue;
+        if (strcmp(t, "--count") == 0 || strcmp(t, "--quiet") == 0 || strcmp(t, "--silent") == 0) {
+            counts = 1;
+            continue;
+        }
+        if (t[1] == '-')
+            continue;
+        /* a cluster of flags that take no argument: -c, -ic, -qE (not -ec: -e takes one) */
+        if (strspn(t + 1, "cqiwxvFEGPsnHhIlLyUz") == strlen(t + 1) && strpbrk(t + 1, "cq"))
+            counts = 1;
+    }
+    return counts;
+}
+
+void sh_dump_flush(sh_ctx *cx, const sh_cmd *c)
+{
+    if (cx->dump_depth < 0)
+        return;
+    int keep_silent = c && c->piped_in && cx->depth == cx->dump_depth && counts_only(c);
+    const char *who = cx->dump_who, *how = cx->dump_how, *via = cx->dump_via;
+    cx->dump_depth = -1;
+    if (!keep_silent)
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.env_dump", who, how, NULL, via);
 }
 
 int sh_win_critical(sh_ctx *cx, const sh_view *v, int j)

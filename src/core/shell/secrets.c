@@ -491,6 +491,5 @@ void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p)
         }
     }
     if (dump)
-        sh_verdict(cx, WG_SHELL_RISKY, "bash.env_dump", prog,
-                   " prints the environment (tokens and keys in it)", NULL, v->via);
+        sh_env_dump(cx, v, prog, " prints the environment (tokens and keys in it)");
 }

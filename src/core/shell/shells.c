@@ -175,8 +175,43 @@ void sh_rule_trap(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_run_script(cx, W(j), v->c->w[j].len, "inside trap");
 }
 
+/* python -m MODULE for the standard modules that only print what they read
+ * (json.tool, base64, platform, sysconfig, site, tokenize): at most one
+ * file operand (json.tool IN OUT would write OUT), options without
+ * arguments except --indent N. */
+static int python_ro_module(const sh_view *v, const sh_program *p)
+{
+    static const char *const mods[] = {
+        "json.tool", "base64", "platform", "sysconfig", "site", "tokenize", "calendar", NULL,
+    };
+    if (strncmp(p->name, "python", 6) != 0 && strcmp(p->name, "pypy") != 0)
+        return 0;
+    if (v->end - v->i < 3 || strcmp(W(v->i + 1), "-m") != 0 || !in_set(W(v->i + 2), mods))
+        return 0;
+    int operands = 0;
+    for (int j = v->i + 3; j < v->end; j++) {
+        const char *t = W(j);
+        if (!sh_word_is_literal(v->c, j))
+            return 0;
+        if (strcmp(t, "--indent") == 0 && j + 1 < v->end) {
+            j++;
+            continue;
+        }
+        if (t[0] == '-' && t[1] && strchr(t, '=') == NULL)
+            continue;
+        if (t[0] == '-' && t[1])
+            return 0;
+        operands++;
+    }
+    return operands <= 1;
+}
+
 void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
+    if (python_ro_module(v, p)) {
+        sh_check_secret_reads(cx, v, p->name);  /* python3 -m json.tool ~/.docker/config.json */
+        return;
+    }
     static const char *const version[] = { "--version", "-V", "-v", "-version", "version", NULL };
     int nargs = v->end - v->i - 1;
     if (nargs == 1 && in_set(W(v->i + 1), version))

@@ -39,7 +39,8 @@ static const char *const var_dirs[] = {
 };
 /* Windows drives as WSL, Cygwin and MSYS mount them. */
 static const char *const drive_mounts[] = { "mnt", "cygdrive" };
-static const char *const win_dirs[] = { "Windows", "Users", "Program Files", "ProgramData" };  /* /c/Windows (MSYS) */
+/* /c/Windows (MSYS) */
+static const char *const win_dirs[] = { "Windows", "Users", "Program Files", "ProgramData" };
 
 static int has_wild(const char *s, size_t n)
 {
@@ -189,11 +190,12 @@ int sh_is_raw_disk(const char *t, size_t n)
     for (size_t i = 0; i + 13 <= n; i++)        /* \\.\PhysicalDriveN */
         if (strncasecmp(t + i, "physicaldrive", 13) == 0)
             return 1;
-    if (n < 6 || memcmp(t, "/dev/", 5) != 0)
+    /* case-folded: macOS's file systems fold case, and a wrong guess only asks */
+    if (n < 6 || strncasecmp(t, "/dev/", 5) != 0)
         return 0;
     for (size_t i = 0; i < sizeof disks / sizeof *disks; i++) {
         size_t k = strlen(disks[i]);
-        if (n - 5 >= k && memcmp(t + 5, disks[i], k) == 0)
+        if (n - 5 >= k && strncasecmp(t + 5, disks[i], k) == 0)
             return 1;
     }
     return 0;
@@ -214,6 +216,17 @@ static int is_sep(char ch)
     return ch == '\\' || ch == '/';
 }
 
+/* `Remove-Item C:\ -Recurse` read by bash: the backslash escapes the blank,
+ * so one word holds "C:\ -Recurse" (raw) or "C: -Recurse" (normalized).
+ * Windows shells end the path there; so does the model. */
+static size_t win_path_len(const char *t, size_t n)
+{
+    for (size_t i = 1; i + 1 < n; i++)
+        if (t[i + 1] == ' ' && (t[i] == '\\' || (i == 1 && t[i] == ':')))
+            return i + 1;
+    return n;
+}
+
 /* C:  C:\  C:/  C:\*  C:\*.*  "C:\"  \\?\C:\ (quotes and trailing blanks ignored). */
 int sh_is_drive_root(const char *t, size_t n)
 {
@@ -223,6 +236,7 @@ int sh_is_drive_root(const char *t, size_t n)
         t++, n--;
     size_t pre = win_prefix(t, n);
     t += pre, n -= pre;
+    n = win_path_len(t, n);
     if (n < 2 || t[1] != ':')
         return 0;
     char d = t[0];
@@ -239,19 +253,21 @@ int sh_is_drive_root(const char *t, size_t n)
 }
 
 /* Environment spellings of Windows folders and what they are. */
-static const struct { const char *name; int cls; } win_vars[] = {
-    { "%systemdrive%", SH_T_ROOT }, { "%homedrive%", SH_T_ROOT },
-    { "$env:systemdrive", SH_T_ROOT }, { "$env:homedrive", SH_T_ROOT },
-    { "${env:systemdrive}", SH_T_ROOT },
-    { "%userprofile%", SH_T_HOME }, { "%homepath%", SH_T_HOME }, { "$env:userprofile", SH_T_HOME },
-    { "${env:userprofile}", SH_T_HOME }, { "$env:homepath", SH_T_HOME }, { "$home", SH_T_HOME },
-    { "%windir%", SH_T_SYSTEM }, { "%systemroot%", SH_T_SYSTEM }, { "%programfiles%", SH_T_SYSTEM },
-    { "%programfiles(x86)%", SH_T_SYSTEM }, { "%programdata%", SH_T_SYSTEM },
-    { "%allusersprofile%", SH_T_SYSTEM }, { "%public%", SH_T_SYSTEM }, { "%appdata%", SH_T_HOME },
-    { "%localappdata%", SH_T_HOME }, { "$env:windir", SH_T_SYSTEM }, { "$env:systemroot", SH_T_SYSTEM },
-    { "$env:programfiles", SH_T_SYSTEM }, { "$env:programdata", SH_T_SYSTEM },
-    { "${env:windir}", SH_T_SYSTEM }, { "${env:systemroot}", SH_T_SYSTEM },
+#define V(s, c) { s, sizeof s - 1, c }
+static const struct { const char *name; size_t len; int cls; } win_vars[] = {
+    V("%systemdrive%", SH_T_ROOT), V("%homedrive%", SH_T_ROOT),
+    V("$env:systemdrive", SH_T_ROOT), V("$env:homedrive", SH_T_ROOT),
+    V("${env:systemdrive}", SH_T_ROOT),
+    V("%userprofile%", SH_T_HOME), V("%homepath%", SH_T_HOME), V("$env:userprofile", SH_T_HOME),
+    V("${env:userprofile}", SH_T_HOME), V("$env:homepath", SH_T_HOME), V("$home", SH_T_HOME),
+    V("%windir%", SH_T_SYSTEM), V("%systemroot%", SH_T_SYSTEM), V("%programfiles%", SH_T_SYSTEM),
+    V("%programfiles(x86)%", SH_T_SYSTEM), V("%programdata%", SH_T_SYSTEM),
+    V("%allusersprofile%", SH_T_SYSTEM), V("%public%", SH_T_SYSTEM), V("%appdata%", SH_T_HOME),
+    V("%localappdata%", SH_T_HOME), V("$env:windir", SH_T_SYSTEM), V("$env:systemroot", SH_T_SYSTEM),
+    V("$env:programfiles", SH_T_SYSTEM), V("$env:programdata", SH_T_SYSTEM),
+    V("${env:windir}", SH_T_SYSTEM), V("${env:systemroot}", SH_T_SYSTEM),
 };
+#undef V
 
 /* Skips separators, '*', '.' and quotes: what is left after a folder name
  * when the target is the folder itself or all of its content. */
@@ -309,17 +325,23 @@ static int drive_folder(const char *r, size_t rest)
 
 int sh_is_windows_critical(const char *t, size_t n)
 {
+    /* cheap reject: every spelling starts with a quote, %, $, a drive letter
+     * and ':', or a \\?\-style prefix */
+    if (n < 2 || !(t[0] == '"' || t[0] == '\'' || t[0] == '%' || t[0] == '$' || t[0] == '\\' ||
+                   t[1] == ':' || (t[0] == '/' && (t[1] == '/' || t[1] == '\\'))))
+        return 0;
     while (n > 0 && (t[0] == '"' || t[0] == '\''))
         t++, n--;
     while (n > 0 && (t[n - 1] == '"' || t[n - 1] == '\'' || t[n - 1] == ' '))
         n--;
     size_t pre = win_prefix(t, n);
     t += pre, n -= pre;
-    if (n == 0)
+    n = win_path_len(t, n);
+    if (n < 2)
         return 0;
-    if (t[0] == '%' || t[0] == '$') {
+    if (t[0] == '%' || (t[0] == '$' && ((t[1] | 32) == 'e' || t[1] == '{' || (t[1] | 32) == 'h'))) {
         for (size_t i = 0; i < sizeof win_vars / sizeof *win_vars; i++) {
-            size_t k = strlen(win_vars[i].name);
+            size_t k = win_vars[i].len;
             if (n < k || strncasecmp(t, win_vars[i].name, k) != 0)
                 continue;
             /* the folder itself or its whole content, not a file deep inside */
@@ -329,6 +351,8 @@ int sh_is_windows_critical(const char *t, size_t n)
             if (at == rest)
                 return win_vars[i].cls;
             if (win_vars[i].cls == SH_T_ROOT) {
+                if (rest > 1 && (r[0] == '%' || r[0] == '$'))
+                    return sh_is_windows_critical(r, rest);   /* %HOMEDRIVE%%HOMEPATH% */
                 while (rest > 0 && is_sep(*r))
                     r++, rest--;
                 return drive_folder(r, rest);       /* %SystemDrive%\Users */

@@ -62,6 +62,8 @@ void sh_rule_remove_item(sh_ctx *cx, const sh_view *v, const sh_program *p)
             rec |= strncasecmp(t, "-r", 2) == 0;
             continue;
         }
+        if (strcasestr(t, " -r"))
+            rec = 1;                    /* C:\ -Recurse: one word for bash */
         int cls = sh_word_target(cx, v, j);
         if (cls >= SH_T_SYSTEM || strncasecmp(t, "hklm:", 5) == 0 || strncasecmp(t, "hkcu:", 5) == 0 ||
             sh_win_critical(cx, v, j))

@@ -19,6 +19,7 @@
 
 #include "store/tree.h"
 #include "waggle/capdeps.h"
+#include "waggle/catalog.h"
 #include "waggle/personas.h"
 #include "waggle/engine.h"
 #include "waggle/error.h"
@@ -341,6 +342,9 @@ static void fill_data_dir(const char *d)
     wgt_write_file(d, "skills/-dash.md", "x");   /* a file name, not a skill name */
     wgt_write_file(d, "plugins/tidy/plugin.json", "{\"name\":\"tidy\",\"tools\":[\"t\"]}");
     wgt_write_file(d, "plugins/broken/plugin.json", "not json");
+    wgt_write_file(d, "personas/my-bot.json", "{\"id\":\"my-bot\",\"name\":\"My Bot\","
+                   "\"tools\":[\"read_file\"],\"custom\":true}");
+    wgt_write_file(d, "personas/junk.json", "[1,2]");
     wgt_write_file(d, "marketplace/writing/pack.json",
                    "{\"name\":\"writing\",\"description\":\"d\",\"skills\":[\"tone\"]}");
     wgt_write_file(d, "marketplace/writing/tone.md", "# Tone\nWrite plainly.\n");
@@ -362,10 +366,10 @@ Test(files_pg, import_once_keeps_files_and_refuses_hostile_ones)
     wg_store *st = open_store();
     wg_tree_import r;
     cr_assert_eq(wg_tree__import(&r, st, dir), 0, "%s", wg_error_last());
-    /* notes.md, tidy, writing, loose */
-    cr_assert_eq(r.imported, 4, "%zu imported (%s)", r.imported, r.first_refusal);
-    /* bad name, broken plugin, nested, missing, huge */
-    cr_assert_eq(r.refused, 5, "%zu refused", r.refused);
+    /* notes.md, tidy, writing, loose, my-bot */
+    cr_assert_eq(r.imported, 5, "%zu imported (%s)", r.imported, r.first_refusal);
+    /* bad name, broken plugin, nested, missing, huge, junk persona */
+    cr_assert_eq(r.refused, 6, "%zu refused", r.refused);
     cr_assert_neq(r.first_refusal[0], '\0');
     char *text = NULL;
     cr_assert_eq(wg_store_doc_get(&text, NULL, st, "marketplace/nested/pack.json"), WG_ENOTFOUND);
@@ -380,7 +384,7 @@ Test(files_pg, import_once_keeps_files_and_refuses_hostile_ones)
     /* again (another replica's open, or a restart): nothing changes */
     cr_assert_eq(wg_tree__import(&r, st, dir), 0);
     cr_assert_eq(r.imported, 0);
-    cr_assert_eq(r.present, 4);
+    cr_assert_eq(r.present, 5);
     /* a copy another replica changed is kept: the store's copy wins */
     cr_assert_eq(wg_store_doc_put(st, "skills/notes.md", "# Changed\n", 10), 0);
     cr_assert_eq(wg_tree__import(&r, st, dir), 0);
@@ -396,6 +400,14 @@ Test(files_pg, import_once_keeps_files_and_refuses_hostile_ones)
     cr_assert_eq(wg_plugins_load_in(&pl, st, NULL), 0);
     cr_assert_eq(pl.count, 1);
     wg_plugin_list_free(&pl);
+    json_t *all = NULL;
+    cr_assert_eq(wg_personas_list_in(&all, st, NULL), 0);
+    size_t i, custom = 0;
+    json_t *v;
+    json_array_foreach(all, i, v)
+        custom += !strcmp(json_string_value(json_object_get(v, "id")), "my-bot");
+    cr_assert_eq(custom, 1, "the data dir's persona is a replica's persona");
+    json_decref(all);
     wg_store_free(st);
     /* an engine on the data dir imports on open; a second one on an empty
      * data dir sees the packs */
@@ -515,4 +527,124 @@ Test(files_pg, cli_skills_go_through_the_shared_store)
     cr_assert(strstr(r.err, "already installed"), "%s", r.err);
     wgt_result_free(&r);
     wg_skillset_free(starter);
+}
+
+/* ---- the local catalog ------------------------------------------------------------------ */
+
+static json_t *small_entries(void)
+{
+    json_t *e = json_load_file(WG_TEST_DATA_DIR "/catalog/good_small.json", 0, NULL);
+    cr_assert(json_is_array(e));
+    return e;
+}
+
+/* Entries imported through one handle are in the catalog another opens;
+ * the same entries again collide and nothing is written. */
+static void catalog_import_is_seen_by_another_handle(void)
+{
+    wg_store *a = open_store(), *b = open_store();
+    wg_catalog *base = NULL, *cat = NULL;
+    cr_assert_eq(wg_catalog_open_embedded(&base), 0);
+    json_t *entries = small_entries();
+    size_t added = 0;
+    cr_assert_eq(wg_catalog_import_local_in(&added, a, dir, entries), 0, "%s", wg_error_last());
+    cr_assert_eq(added, 2);
+    cr_assert_eq(exists_in(dir, "catalog.json"), !on_pg, "a file only on one machine");
+    cr_assert_eq(wg_catalog_open_in(&cat, b, dir), 0, "%s", wg_error_last());
+    cr_assert_eq(wg_catalog_count(cat), wg_catalog_count(base) + 2);
+    cr_assert_not_null(wg_catalog_lookup(cat, "alpha"));
+    wg_catalog_free(cat);
+    cr_assert_eq(wg_catalog_import_local_in(&added, b, dir, entries), WG_EINVAL);
+    cr_assert(strstr(wg_error_last(), "alpha"), "the message names the entry: %s",
+              wg_error_last());
+    cr_assert_eq(wg_catalog_open_in(&cat, a, dir), 0);
+    cr_assert_eq(wg_catalog_count(cat), wg_catalog_count(base) + 2, "nothing written");
+    wg_catalog_free(cat);
+    json_decref(entries);
+    wg_catalog_free(base);
+    wg_store_free(a);
+    wg_store_free(b);
+}
+
+Test(files_sqlite, catalog_import_is_seen_by_another_handle)
+{
+    catalog_import_is_seen_by_another_handle();
+}
+Test(files_pg, catalog_import_is_seen_by_another_handle)
+{
+    catalog_import_is_seen_by_another_handle();
+}
+
+/* An import larger than one document is split into several; the catalog
+ * is the same as one document would make. */
+Test(files_pg, a_large_catalog_import_is_split_into_documents)
+{
+    wg_store *st = open_store();
+    json_t *entries = json_array();
+    char pad[301];
+    memset(pad, 'p', 300);
+    pad[300] = '\0';
+    enum { N = 12000 };   /* ~5 MiB compact: two documents */
+    for (int i = 0; i < N; i++) {
+        char id[32], url[64], desc[400];
+        snprintf(id, sizeof id, "gen-%05d", i);
+        snprintf(url, sizeof url, "https://example.com/gen/%05d", i);
+        snprintf(desc, sizeof desc, "Generated server %d %s", i, pad);
+        json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:[s],s:[s]}",
+            "id", id, "name", id, "description", desc, "author", "Test", "category", "Code",
+            "url", url, "installCmd", "npx -y gen", "capabilities", "test", "keywords", "test"));
+    }
+    size_t added = 0;
+    cr_assert_eq(wg_catalog_import_local_in(&added, st, NULL, entries), 0, "%s", wg_error_last());
+    cr_assert_eq(added, N);
+    char **names = NULL;
+    size_t n = 0;
+    cr_assert_eq(wg_tree__list(&names, &n, st, NULL, "catalog", ".json"), 0);
+    cr_assert_eq(n, 2, "%zu documents", n);
+    cr_assert_str_eq(names[0], "000001");
+    cr_assert_str_eq(names[1], "000002");
+    wg_store_doc_names_free(names);
+    wg_catalog *cat = NULL, *base = NULL;
+    cr_assert_eq(wg_catalog_open_in(&cat, st, NULL), 0, "%s", wg_error_last());
+    cr_assert_eq(wg_catalog_open_embedded(&base), 0);
+    cr_assert_eq(wg_catalog_count(cat), wg_catalog_count(base) + N);
+    cr_assert_not_null(wg_catalog_lookup(cat, "gen-11999"));
+    wg_catalog_free(cat);
+    wg_catalog_free(base);
+    json_decref(entries);
+    wg_store_free(st);
+}
+
+/* A data dir's catalog.json joins a store that has no catalog yet, once;
+ * an engine on another data dir serves it. */
+Test(files_pg, a_data_dirs_catalog_json_is_imported_once)
+{
+    char *text = wgt_read_file(WG_TEST_DATA_DIR "/catalog/good_small.json");
+    cr_assert_eq(wgt_write_file(dir, "catalog.json", text), 0);
+    free(text);
+    wg_store *st = open_store();
+    wg_tree_import r;
+    cr_assert_eq(wg_tree__import(&r, st, dir), 0, "%s", wg_error_last());
+    cr_assert_eq(r.imported, 1, "%s", r.first_refusal);
+    cr_assert_eq(wg_tree__import(&r, st, dir), 0);
+    cr_assert_eq(r.imported, 0);
+    cr_assert_eq(r.present, 1);
+    cr_assert(exists_in(dir, "catalog.json"), "the file stays");
+    /* a broken catalog.json of another data dir is refused, not stored */
+    cr_assert_eq(wg_store_exec(st, "DELETE FROM shared_docs", NULL, 0, NULL, NULL), 0);
+    cr_assert_eq(wgt_write_file(dir2, "catalog.json", "[{\"id\":\"x\"}]"), 0);
+    cr_assert_eq(wg_tree__import(&r, st, dir2), 0);
+    cr_assert_eq(r.refused, 1);
+    cr_assert(strstr(r.first_refusal, "catalog.json"), "%s", r.first_refusal);
+    wg_store_free(st);
+    unlink(strcat(strcpy((char[4200]){ 0 }, dir2), "/catalog.json"));
+    wg_engine *one = open_engine(dir);   /* imports dir's catalog.json on open */
+    wg_store *s1 = NULL;
+    cr_assert_eq(wg_engine_store(&s1, one), 0);
+    wg_engine *two = open_engine(dir2);
+    const wg_catalog *cat = NULL;
+    cr_assert_eq(wg_engine_catalog(&cat, two), 0, "%s", wg_error_last());
+    cr_assert_not_null(wg_catalog_lookup(cat, "beta"), "served by a replica without the file");
+    wg_engine_free(two);
+    wg_engine_free(one);
 }

@@ -60,6 +60,14 @@ Test(gate_attack, attack_corpus)
     rates("attack.jsonl", attack_max, 1000);
 }
 
+/* the remainders of issue 10 §2 (code-hosting clients, name references,
+ * Windows targets, raw disks, start-up files, network reads, env counts),
+ * written before their rules' last round was measured on them */
+Test(gate_attack, gate5_corpus)
+{
+    rates("attack_gate5.jsonl", attack_max, 450);
+}
+
 Test(gate_attack, older_corpora)
 {
     rates("model_never_autopass.jsonl", older_max, 200);

@@ -44,6 +44,9 @@ static const char usage_text[] =
     "                   and run at yolo, a shell command argument is gated like\n"
     "                   bash. env values \"vault:NAME\" come from the vault.\n"
     "                   Remote (url) servers are not supported yet.\n"
+    "  --never-autopass T   tool T always waits for a person's approval, at every\n"
+    "                   level (rule operator.never_autopass); repeatable, a trailing\n"
+    "                   * matches a prefix, e.g. --never-autopass 'fs__*'\n"
     "  --gateway-log FILE   append the upstreams' stderr to FILE (default: dropped)\n"
     "  --check-gateway FILE   validate a gateway file (the Claude Desktop/Cursor\n"
     "                   mcpServers format, docs/mcp.md) and list its servers;\n"
@@ -89,10 +92,13 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         { "check-gateway", required_argument, NULL, 'G' },
         { "gateway", required_argument, NULL, 'g' },
         { "gateway-log", required_argument, NULL, 'L' },
+        { "never-autopass", required_argument, NULL, 'n' },
         { "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
     };
     const char *data_dir = cli->data_dir, *level = NULL, *gw_check = NULL, *gw = NULL;
     const char *gw_log = NULL;
+    const char *never[WG_ENGINE_NEVER_AUTOPASS_MAX + 1] = { NULL };
+    size_t n_never = 0;
     storecli_options so = { .lazy = 1 };
     long poll_ms = 0;
     int c;
@@ -106,6 +112,13 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         case 'G': gw_check = optarg; break;
         case 'g': gw = optarg; break;
         case 'L': gw_log = optarg; break;
+        case 'n':
+            if (n_never == WG_ENGINE_NEVER_AUTOPASS_MAX)
+                return wg_cli_usage("mcp", "at most %d --never-autopass options",
+                                    WG_ENGINE_NEVER_AUTOPASS_MAX);
+            never[n_never++] = optarg;
+            so.never_autopass = never;
+            break;
         case 'P': so.allow_private_upstreams = 1; break;
         case 'W': so.allow_http_upstreams = 1; break;
         case 'S': so.allow_privileged_db_roles = 1; break;

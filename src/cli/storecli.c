@@ -25,6 +25,7 @@ int storecli_open(storecli *s, const char *cmd, const char *data_dir, const stor
         eo.allow_private_upstreams = o && o->allow_private_upstreams;
         eo.allow_http_upstreams = o && o->allow_http_upstreams;
         eo.allow_privileged_db_roles = o && o->allow_privileged_db_roles;
+        eo.never_autopass = o ? o->never_autopass : NULL;
         eo.log = log_stderr;
         rc = wg_engine_open(&s->engine, &eo);
     }

@@ -21,6 +21,7 @@ typedef struct storecli_options {
     int allow_private_upstreams;  /* the operator's upstream policy (registry options) */
     int allow_http_upstreams;
     int allow_privileged_db_roles;
+    const char *const *never_autopass;   /* NULL-terminated or NULL (engine options) */
 } storecli_options;
 
 /* Opens the data dir (created 0700) and the engine on it, and (unless

@@ -97,8 +97,8 @@ typedef struct wg_tree_import {
 } wg_tree_import;
 
 /* Copies DATA_DIR/skills/<name>.md, DATA_DIR/marketplace/<pack>/,
- * DATA_DIR/plugins/<name>/plugin.json and DATA_DIR/catalog.json (see
- * catalog_shared.c) into a shared store, once: a name the
+ * DATA_DIR/plugins/<name>/plugin.json, DATA_DIR/personas/<id>.json and
+ * DATA_DIR/catalog.json (see catalog_shared.c) into a shared store, once: a name the
  * store already holds is left as the store has it (another replica may have
  * changed it), so running it again, or on every replica at once, changes
  * nothing. Files are only read, never moved or deleted. What the loaders

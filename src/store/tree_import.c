@@ -163,6 +163,38 @@ static int import_plugins(wg_tree_import *rep, wg_store *st, const char *dir)
     return rc;
 }
 
+/* Custom personas (personas/<id>.json, JSON objects): moved to the store
+ * in migration 5 without an import; the same once-only copy here. */
+enum { PERSONA_MAX = 256 * 1024 };
+
+static int import_personas(wg_tree_import *rep, wg_store *st, const char *dir)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = wg_tree__list(&names, &n, NULL, dir, "personas", ".json");
+    if (rc < 0) {
+        wg_tree__refuse(rep, "personas: %s", wg_error_last());
+        return rc == WG_ENOMEM ? rc : 0;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char rel[128], *text = NULL;
+        size_t len = 0;
+        snprintf(rel, sizeof rel, "personas/%s.json", names[i]);
+        if ((rc = local_read(&text, &len, rep, dir, rel, PERSONA_MAX)) == 0) {
+            json_t *p = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+            if (json_is_object(p))
+                rc = put(rep, st, rel, text, len);
+            else
+                wg_tree__refuse(rep, "%s: not a JSON object", rel);
+            json_decref(p);
+        }
+        rc = rc == 1 ? 0 : rc;
+        free(text);
+    }
+    wg_store_doc_names_free(names);
+    return rc;
+}
+
 /* The pack's manifest: its pack.json, or one made from its <skill>.md
  * files. 0 with *out, 1 refused, or an error. */
 static int local_pack(json_t **out, wg_tree_import *rep, const char *dir, const char *pack)
@@ -309,6 +341,8 @@ int wg_tree__import(wg_tree_import *rep, wg_store *st, const char *data_dir)
         rc = import_market(rep, st, data_dir);
     if (rc == 0)
         rc = import_plugins(rep, st, data_dir);
+    if (rc == 0)
+        rc = import_personas(rep, st, data_dir);
     if (rc == 0)
         rc = wg_tree__import_catalog(rep, st, data_dir);
     return rc;

@@ -5,8 +5,11 @@
 // runs silently, a write needs approval at normal (elicitation or isError
 // with the approval id) and runs at yolo, every call is in the audit log, a
 // vault: env value reaches the child and waggle's own environment does not,
-// content types pass through, and a killed upstream is restarted (the client
-// is told through tools/list_changed and a tool error in between).
+// content types (text, image, embedded resource, resource links, structured
+// content) pass through, an upstream killed mid-call fails that call with the
+// reason, a killed upstream is restarted (the client is told through
+// tools/list_changed and a tool error in between), and under waggle serve
+// --gateway the capabilities status is real and approvals run in-process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
@@ -40,10 +43,10 @@ function setup() {
   return { dir, root, cfg };
 }
 
-async function gateway(dir, cfg, { level = 'normal', elicit, onListChanged } = {}) {
+async function gateway(dir, cfg, { level = 'normal', elicit, onListChanged, extra = [] } = {}) {
   const transport = new StdioClientTransport({
     command: WAGGLE,
-    args: ['--data-dir', dir, 'mcp', '--level', level, '--poll-ms', '100', '--gateway', cfg],
+    args: ['--data-dir', dir, 'mcp', '--level', level, '--poll-ms', '100', '--gateway', cfg, ...extra],
     env: { ...process.env, WAGGLE_GATEWAY_TEST_SECRET: 'must-not-reach-upstreams' },
     stderr: 'pipe',
   });
@@ -178,6 +181,23 @@ test('a write runs at yolo, auto-approved and audited', async () => {
   }
 });
 
+test('--never-autopass SERVER__* asks even at yolo', async () => {
+  const { dir, root, cfg } = setup();
+  const { client } = await gateway(dir, cfg, { level: 'yolo', extra: ['--never-autopass', 'fs__*'] });
+  try {
+    const target = join(root, 'never.txt');
+    const r = await client.callTool({ name: 'fs__write_file', arguments: { path: target, content: 'no' } });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /operator\.never_autopass/);
+    assert.equal(existsSync(target), false);
+    const ok = await client.callTool({ name: 'mem__read_graph', arguments: {} });
+    assert.equal(ok.isError, false, textOf(ok));
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
 test('content passes through; a vault: env value reaches the child, waggle\'s own environment does not', async () => {
   const { dir, cfg } = setup();
   const { client } = await gateway(dir, cfg);
@@ -185,6 +205,12 @@ test('content passes through; a vault: env value reaches the child, waggle\'s ow
     const img = await client.callTool({ name: 'ev__get-tiny-image', arguments: {} });
     assert.equal(img.isError, false, textOf(img));
     assert.ok(img.content.some((c) => c.type === 'image' && c.mimeType === 'image/png' && c.data.length > 0));
+    const ref = await client.callTool({ name: 'ev__get-resource-reference', arguments: {} });
+    assert.ok(ref.content.some((c) => c.type === 'resource' && c.resource.uri.startsWith('demo://')));
+    const links = await client.callTool({ name: 'ev__get-resource-links', arguments: { count: 2 } });
+    assert.equal(links.content.filter((c) => c.type === 'resource_link').length, 2);
+    const sc = await client.callTool({ name: 'ev__get-structured-content', arguments: { location: 'Chicago' } });
+    assert.equal(typeof sc.structuredContent.temperature, 'number');
     const sum = await client.callTool({ name: 'ev__get-sum', arguments: { a: 2, b: 3 } });
     assert.match(textOf(sum), /5/);
     const env = await client.callTool({ name: 'ev__get-env', arguments: {} });
@@ -222,6 +248,25 @@ test('a killed upstream is restarted: a tool error meanwhile, list_changed, then
     const again = childOf(transport.pid, 'server-filesystem');
     assert.ok(again > 0 && again !== pid, 'a new child');
     await until('list_changed', async () => changes >= 1);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('an upstream that dies mid-call: the call is a tool error with the reason, at once', async () => {
+  const { dir, cfg } = setup();
+  const { client, transport } = await gateway(dir, cfg);
+  try {
+    const call = client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 60, steps: 60 } },
+      undefined, { timeout: 120000 });
+    const pid = await until('the everything server', async () => childOf(transport.pid, 'server-everything'));
+    // the call has reached the upstream once its provider_call row is written
+    await until('the call upstream', async () => auditCount(dir, 'provider_call') >= 1);
+    process.kill(pid, 'SIGKILL');
+    const r = await call;
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /upstream MCP server ev (did not complete trigger-long-running-operation|is (restarting|starting))/);
   } finally {
     await client.close();
     removeDir(dir);

@@ -479,6 +479,38 @@ def sse_cross_replica(cl):
     return seen
 
 
+def seed_pack(d):
+    """A marketplace pack in one replica's data dir, as a single machine left it."""
+    pdir = os.path.join(d, "marketplace", "harness-pack")
+    os.makedirs(pdir, mode=0o700)
+    with open(os.path.join(pdir, "pack.json"), "w") as f:
+        json.dump({"name": "harness-pack", "description": "seeded on replica 1",
+                   "skills": ["harness-note"]}, f)
+    with open(os.path.join(pdir, "harness-note.md"), "w") as f:
+        f.write("# Harness note\nWrite a short note.\n")
+
+
+def shared_files_cross_replica(cl):
+    """The pack seeded in replica 1's data dir (imported on its open) is listed
+    on replica 3, installed through replica 2, active on replica 3, and a
+    second install through replica 1 is refused. Returns failures."""
+    bad = []
+    st, j = call(cl.ports[2], "GET", "/api/marketplace")
+    if st != 200 or "harness-pack" not in [p.get("name") for p in j.get("packs", [])]:
+        bad.append("replica 3 does not list the pack imported by replica 1: %s %s" % (st, j))
+    st, j = call(cl.ports[1], "POST", "/api/marketplace/install", {"name": "harness-pack"})
+    if st != 200:
+        bad.append("installing the shared pack through replica 2: %s %s" % (st, j))
+    time.sleep(1.1)   # the capability status is memoised for at most one second
+    st, j = call(cl.ports[2], "GET", "/api/capabilities/status")
+    if st != 200 or "harness-note" not in [s.get("name") for s in j.get("skills", [])]:
+        bad.append("replica 3 does not see the skill installed through replica 2: %s %s" % (st, j))
+    st, j = call(cl.ports[0], "POST", "/api/marketplace/install", {"name": "harness-pack"})
+    if st != 409:
+        bad.append("a second install through replica 1 was not refused: %s %s" % (st, j))
+    return bad
+
+
 def run_test(args):
     pg = Pg()
     work = tempfile.mkdtemp(prefix="waggle-replicas-")
@@ -488,6 +520,7 @@ def run_test(args):
     figures = {}
     t0 = time.time()
     try:
+        seed_pack(cl.dirs[0])
         for i in range(3):
             cl.start(i)
         cl.start_haproxy()
@@ -521,6 +554,10 @@ def run_test(args):
             failures.append("a replica with another vault key started: rc=%d %s"
                             % (r.returncode, r.stderr[-300:]))
         figures["wrong_key_refused"] = r.returncode != 0
+
+        shared = shared_files_cross_replica(cl)
+        failures.extend(shared)
+        figures["shared_pack_cross_replica"] = not shared
 
         figures["sse_cross_replica"] = sse_cross_replica(cl)
         if not figures["sse_cross_replica"]:

@@ -342,6 +342,9 @@ static void fill_data_dir(const char *d)
     wgt_write_file(d, "skills/-dash.md", "x");   /* a file name, not a skill name */
     wgt_write_file(d, "plugins/tidy/plugin.json", "{\"name\":\"tidy\",\"tools\":[\"t\"]}");
     wgt_write_file(d, "plugins/broken/plugin.json", "not json");
+    wgt_write_file(d, "personas/my-bot.json", "{\"id\":\"my-bot\",\"name\":\"My Bot\","
+                   "\"tools\":[\"read_file\"],\"custom\":true}");
+    wgt_write_file(d, "personas/junk.json", "[1,2]");
     wgt_write_file(d, "marketplace/writing/pack.json",
                    "{\"name\":\"writing\",\"description\":\"d\",\"skills\":[\"tone\"]}");
     wgt_write_file(d, "marketplace/writing/tone.md", "# Tone\nWrite plainly.\n");
@@ -363,10 +366,10 @@ Test(files_pg, import_once_keeps_files_and_refuses_hostile_ones)
     wg_store *st = open_store();
     wg_tree_import r;
     cr_assert_eq(wg_tree__import(&r, st, dir), 0, "%s", wg_error_last());
-    /* notes.md, tidy, writing, loose */
-    cr_assert_eq(r.imported, 4, "%zu imported (%s)", r.imported, r.first_refusal);
-    /* bad name, broken plugin, nested, missing, huge */
-    cr_assert_eq(r.refused, 5, "%zu refused", r.refused);
+    /* notes.md, tidy, writing, loose, my-bot */
+    cr_assert_eq(r.imported, 5, "%zu imported (%s)", r.imported, r.first_refusal);
+    /* bad name, broken plugin, nested, missing, huge, junk persona */
+    cr_assert_eq(r.refused, 6, "%zu refused", r.refused);
     cr_assert_neq(r.first_refusal[0], '\0');
     char *text = NULL;
     cr_assert_eq(wg_store_doc_get(&text, NULL, st, "marketplace/nested/pack.json"), WG_ENOTFOUND);
@@ -381,7 +384,7 @@ Test(files_pg, import_once_keeps_files_and_refuses_hostile_ones)
     /* again (another replica's open, or a restart): nothing changes */
     cr_assert_eq(wg_tree__import(&r, st, dir), 0);
     cr_assert_eq(r.imported, 0);
-    cr_assert_eq(r.present, 4);
+    cr_assert_eq(r.present, 5);
     /* a copy another replica changed is kept: the store's copy wins */
     cr_assert_eq(wg_store_doc_put(st, "skills/notes.md", "# Changed\n", 10), 0);
     cr_assert_eq(wg_tree__import(&r, st, dir), 0);
@@ -397,6 +400,14 @@ Test(files_pg, import_once_keeps_files_and_refuses_hostile_ones)
     cr_assert_eq(wg_plugins_load_in(&pl, st, NULL), 0);
     cr_assert_eq(pl.count, 1);
     wg_plugin_list_free(&pl);
+    json_t *all = NULL;
+    cr_assert_eq(wg_personas_list_in(&all, st, NULL), 0);
+    size_t i, custom = 0;
+    json_t *v;
+    json_array_foreach(all, i, v)
+        custom += !strcmp(json_string_value(json_object_get(v, "id")), "my-bot");
+    cr_assert_eq(custom, 1, "the data dir's persona is a replica's persona");
+    json_decref(all);
     wg_store_free(st);
     /* an engine on the data dir imports on open; a second one on an empty
      * data dir sees the packs */

@@ -74,8 +74,8 @@ int sh_target_class(const char *t, size_t n, int cwd)
         base = cwd == SH_CWD_ROOT ? B_ROOT : cwd == SH_CWD_HOME ? B_HOME
              : cwd == SH_CWD_OPAQUE ? B_OPAQUE : B_PROJECT;
     }
-    const char *comp[2] = { 0, 0 };
-    size_t clen[2] = { 0, 0 };
+    const char *comp[3] = { 0, 0, 0 };
+    size_t clen[3] = { 0, 0, 0 };
     int depth = 0, ups = 0;
     while (i < n) {
         while (i < n && t[i] == '/')
@@ -103,7 +103,7 @@ int sh_target_class(const char *t, size_t n, int cwd)
         }
         if (has_wild(t + s, len))
             break;                              /* covers this whole level */
-        if (depth < 2) {
+        if (depth < 3) {
             comp[depth] = t + s;
             clen[depth] = len;
         }
@@ -134,6 +134,20 @@ int sh_target_class(const char *t, size_t n, int cwd)
             return SH_T_SYSTEM;
         if (depth == 3 && clen[0] == 3 && in_list(comp[0], 3, drive_mounts, 1) && clen[1] == 1)
             return SH_T_SYSTEM;                 /* /mnt/c/Users, /mnt/c/Windows */
+        /* a Windows drive's second level: /c/Users/bob, /c/Windows/System32 (MSYS),
+         * and one more under /mnt/c or /cygdrive/c */
+        {
+            int off = clen[0] == 1 ? 0
+                    : (in_list(comp[0], clen[0], drive_mounts, 2) && clen[1] == 1) ? 1 : -1;
+            if (off >= 0 && depth == off + 3) {
+                const char *d = comp[off + 1];
+                size_t dl = clen[off + 1];
+                if (dl == 5 && strncasecmp(d, "Users", 5) == 0)
+                    return SH_T_HOME;
+                if (dl == 7 && strncasecmp(d, "Windows", 7) == 0)
+                    return SH_T_SYSTEM;
+            }
+        }
         if (depth == 2 && clen[0] == 3 && memcmp(comp[0], "usr", 3) == 0 &&
             in_list(comp[1], clen[1], usr_dirs, sizeof usr_dirs / sizeof *usr_dirs))
             return SH_T_SYSTEM;

@@ -359,3 +359,15 @@ Test(shell_classes, code_hosting_clients_give_away_or_send_secrets)
     shellt_expect("gh repo delete me/x < /dev/null", CRIT, "critical.repo_delete");
     shellt_expect("gh pr list < /dev/null", SAFE, NULL);
 }
+
+Test(shell_classes, windows_drives_mounted_in_posix_shells)
+{
+    shellt_expect("rm -rf /mnt/c/Users/bob", CRIT, "critical.rm_home");
+    shellt_expect("rm -rf /cygdrive/d/Users/alice/", CRIT, "critical.rm_home");
+    shellt_expect("rm -rf /c/Users/bob", CRIT, "critical.rm_home");
+    shellt_expect("rm -rf /c/Windows/System32", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf /mnt/c/Windows/System32", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf /mnt/c/Users/bob/Documents", DESTR, "bash.rm_recursive");
+    shellt_expect("rm -rf /mnt/c/projects/app", DESTR, "bash.rm_recursive");
+    shellt_expect("rm -rf /c/work/build", DESTR, "bash.rm_recursive");
+}

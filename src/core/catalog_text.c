@@ -147,20 +147,15 @@ size_t wg_catalog__words(const char *text, wg_cat_word_fn fn, void *ctx)
     return pos;
 }
 
-static int word_byte(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
-
 size_t wg_catalog__split(char out[][WG_CAT_WORD_MAX + 4], size_t cap, const char *s)
 {
     size_t n = 0;
     const unsigned char *p = (const unsigned char *)s;
     while (*p && n < cap) {
-        while (*p && !word_byte(*p))
+        while (*p && !alnum_or_high(*p))
             p++;
         const unsigned char *b = p;
-        while (word_byte(*p))
+        while (alnum_or_high(*p))
             p++;
         size_t len = (size_t)(p - b);
         if (len == 0 || len > WG_CAT_WORD_MAX)

@@ -8,6 +8,7 @@
  * Pure functions of the text; no state, thread-safe. */
 #include "core/shell/internal.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct {
@@ -71,6 +72,34 @@ static int contains(const char *t, size_t n, const char *needle)
     return 0;
 }
 
+/* The bytes of t as a 256-bit set. */
+static void byte_set(uint64_t set[4], const char *t, size_t n)
+{
+    set[0] = set[1] = set[2] = set[3] = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        set[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
+}
+
+static int in_set(const uint64_t set[4], char ch)
+{
+    unsigned char b = (unsigned char)ch;
+    return (set[b >> 6] >> (b & 63)) & 1;
+}
+
+/* A row can match only if t holds the needle's first byte (unless that is
+ * the '/' a relative path may lack) and its second: one bit test each
+ * skips most rows for most words (this runs on every target of rm and of
+ * every write). */
+static int may_match(const code_row *r, const uint64_t set[4])
+{
+    const char *nd = r->needle;
+    if (nd[0] != '/' && !in_set(set, nd[0]))
+        return 0;
+    return nd[1] == '\0' || in_set(set, nd[1]);
+}
+
 const char *sh_runs_code_path(const char *t, size_t n, int agents_only)
 {
     const char *base = t;
@@ -80,9 +109,11 @@ const char *sh_runs_code_path(const char *t, size_t n, int agents_only)
             break;
         }
     size_t bl = n - (size_t)(base - t);
+    uint64_t set[4];
+    byte_set(set, t, n);
     for (size_t i = 0; i < sizeof runs_code / sizeof runs_code[0]; i++) {
         const code_row *r = &runs_code[i];
-        if (agents_only && !r->agent)
+        if ((agents_only && !r->agent) || !may_match(r, set))
             continue;
         if (r->basename ? (bl == strlen(r->needle) && memcmp(base, r->needle, bl) == 0)
                         : contains(t, n, r->needle))

@@ -202,7 +202,7 @@ int sh_is_raw_disk(const char *t, size_t n)
         "block/", "nvram",
     };
     for (size_t i = 0; i + 13 <= n; i++)        /* \\.\PhysicalDriveN */
-        if (strncasecmp(t + i, "physicaldrive", 13) == 0)
+        if ((t[i] | 0x20) == 'p' && strncasecmp(t + i, "physicaldrive", 13) == 0)
             return 1;
     /* case-folded: macOS's file systems fold case, and a wrong guess only asks */
     if (n < 6 || strncasecmp(t, "/dev/", 5) != 0)

@@ -295,7 +295,7 @@ static int decide(wg_gate_decision *d, const wg_gate *g, const char *tool, const
     d->approval_class = WG_APPROVAL_STANDARD;
     d->level = level;
     wg_shell_class bash_cls = WG_SHELL_SAFE;
-    int is_bash = strcmp(tool, "bash") == 0;
+    int is_bash = tool[0] == 'b' && strcmp(tool, "bash") == 0;
     if (is_bash) {
         bash_args(d, a, &bash_cls);
     } else if (strncmp(tool, "connector_", 10) == 0) {

@@ -187,14 +187,14 @@ static int loop_word(const char *w)
     switch (w[0]) {
     case '!': return w[1] == '\0' ? LW_LEAD : LW_OTHER;
     case '{': return w[1] == '\0' ? LW_LEAD : LW_OTHER;
-    case 'w': return strcmp(w, "while") == 0 ? LW_COND : LW_OTHER;
-    case 'u': return strcmp(w, "until") == 0 ? LW_COND : LW_OTHER;
-    case 'f': return strcmp(w, "for") == 0 ? LW_FOR : LW_OTHER;
-    case 's': return strcmp(w, "select") == 0 ? LW_FOR : LW_OTHER;
+    case 'w': return sh_streq(w, "while") ? LW_COND : LW_OTHER;
+    case 'u': return sh_streq(w, "until") ? LW_COND : LW_OTHER;
+    case 'f': return sh_streq(w, "for") ? LW_FOR : LW_OTHER;
+    case 's': return sh_streq(w, "select") ? LW_FOR : LW_OTHER;
     case 'd':
-        return strcmp(w, "done") == 0 ? LW_DONE : strcmp(w, "do") == 0 ? LW_LEAD : LW_OTHER;
-    case 't': return strcmp(w, "then") == 0 || strcmp(w, "time") == 0 ? LW_LEAD : LW_OTHER;
-    case 'e': return strcmp(w, "else") == 0 ? LW_LEAD : LW_OTHER;
+        return sh_streq(w, "done") ? LW_DONE : sh_streq(w, "do") ? LW_LEAD : LW_OTHER;
+    case 't': return sh_streq(w, "then") || sh_streq(w, "time") ? LW_LEAD : LW_OTHER;
+    case 'e': return sh_streq(w, "else") ? LW_LEAD : LW_OTHER;
     default: return LW_OTHER;
     }
 }

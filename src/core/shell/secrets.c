@@ -131,7 +131,7 @@ static const char *const metadata_only[] = {
 static int in_list(const char *s, const char *const *list)
 {
     for (; *list; list++)       /* first bytes first: most names match no row */
-        if ((*list)[0] == s[0] && strcmp(s, *list) == 0)
+        if ((*list)[0] == s[0] && sh_streq(s, *list))
             return 1;
     return 0;
 }
@@ -356,7 +356,7 @@ static int reads_recursively(const sh_cmd *c, const sh_view *v, const char *prog
     static const char *const greps[] = { "grep", "egrep", "fgrep", "zgrep", "ugrep", NULL };
     if (in_list(prog, always))
         return 1;
-    int grep = in_list(prog, greps), tar = strcmp(prog, "tar") == 0 || strcmp(prog, "bsdtar") == 0;
+    int grep = in_list(prog, greps), tar = sh_streq(prog, "tar") || sh_streq(prog, "bsdtar");
     if (!grep && !tar)
         return 0;
     for (int j = v->i + 1; j < v->end; j++) {

@@ -253,31 +253,39 @@ static const char *const trusted_dirs[] = {
 };
 
 /* Lower-cased base name without ".exe" into buf; *trusted says whether a
- * directory part names a system directory (or there is none). */
+ * directory part names a system directory (or there is none). One pass:
+ * the copy starts again after each separator. */
 static size_t program_name(const char *t, size_t n, char *buf, size_t cap, int *trusted)
 {
-    const char *slash = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (t[i] == '/' || t[i] == '\\')
-            slash = t + i;
-    *trusted = 1;
-    if (slash) {
-        size_t dl = (size_t)(slash - t) + 1;
-        *trusted = 0;
-        for (size_t i = 0; i < sizeof trusted_dirs / sizeof *trusted_dirs; i++)
-            if (strlen(trusted_dirs[i]) == dl && memcmp(trusted_dirs[i], t, dl) == 0)
-                *trusted = 1;
-        n -= dl;
-        t = slash + 1;
-    }
-    if (n + 1 > cap || n == 0)
-        return 0;
-    size_t k = 0;
+    size_t start = 0, k = 0;            /* the base name starts at t[start] */
+    int fits = 1;
     for (size_t i = 0; i < n; i++) {
         char ch = t[i];
-        if (ch != '^' || n == 1)        /* c^m^d is cmd to cmd.exe */
+        if (ch == '/' || ch == '\\') {
+            start = i + 1;
+            k = 0;
+            fits = 1;
+            continue;
+        }
+        if (ch == '^')                  /* c^m^d is cmd to cmd.exe (a lone ^ is kept below) */
+            continue;
+        if (k + 1 >= cap)
+            fits = 0;
+        else
             buf[k++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
     }
+    size_t bn = n - start;
+    *trusted = 1;
+    if (start > 0) {
+        *trusted = 0;
+        for (size_t i = 0; i < sizeof trusted_dirs / sizeof *trusted_dirs; i++)
+            if (strlen(trusted_dirs[i]) == start && memcmp(trusted_dirs[i], t, start) == 0)
+                *trusted = 1;
+    }
+    if (bn + 1 > cap || bn == 0 || !fits)
+        return 0;
+    if (bn == 1 && t[start] == '^')
+        buf[k++] = '^';
     n = k;
     if (n > 4 && (memcmp(buf + n - 4, ".exe", 4) == 0 || memcmp(buf + n - 4, ".com", 4) == 0))
         n -= 4;

@@ -1709,7 +1709,7 @@ static int add_word(lx *L)
             /* the common cases: an argument, or a program word that is no
              * reserved word */
             if (c->nw == L->lead + L->nassign && is_name_start(L->s[w->raw_off]) &&
-                looks_assignment(L, w))
+                memchr(L->s + w->raw_off, '=', w->raw_len) && looks_assignment(L, w))
                 L->nassign++;
             c->nw++;
             a->wtop++;

@@ -220,9 +220,15 @@ const char *sh_secret_path(const char *t, size_t n)
         return NULL;
     unsigned char b0 = (unsigned char)base[0];
     if (b0 < 128)
-        for (size_t i = name_first[b0].lo; i < name_first[b0].hi; i++)
-            if (row_matches(&name_rows[i], t, n, base))
-                return name_rows[i].what;
+        for (size_t i = name_first[b0].lo; i < name_first[b0].hi; i++) {
+            const secret_row *r = &name_rows[i];
+            /* the basename's length and second byte first: a row never
+             * matches a shorter name (exact rows only their own length) */
+            if (bn < r->len || (r->at == BASENAME_IS && bn != r->len) || base[1] != r->needle[1])
+                continue;
+            if (row_matches(r, t, n, base))
+                return r->what;
+        }
     if (bn > 3 && strchr(SUFFIX_LAST_BYTES, base[bn - 1]))
         for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++)
             if (row_matches(&suffix_rows[i], t, n, base))
@@ -247,6 +253,7 @@ int sh_secret_table_ok(void)
     for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++) {
         unsigned char b0 = (unsigned char)name_rows[i].needle[0];
         if ((name_rows[i].at != BASENAME_IS && name_rows[i].at != BASENAME_PREFIX) ||
+            name_rows[i].len < 2 ||     /* sh_secret_path looks at the second byte first */
             !strchr(NAME_FIRST_BYTES, name_rows[i].needle[0]) || b0 >= 128 ||
             i < name_first[b0].lo || i >= name_first[b0].hi)
             return 0;

@@ -1908,6 +1908,14 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
             break;
         }
         char ch = s[L.p];
+        if (byte_class[(unsigned char)ch] != 1 && ch != '#' && !(ch >= '0' && ch <= '9')) {
+            /* a word (most tokens): none of the operators below starts so */
+            if (add_word(&L) < 0) {
+                rc = -1;
+                goto out;
+            }
+            continue;
+        }
         char nx = L.p + 1 < n ? s[L.p + 1] : '\0';
         if (ch == ')' && term == ')') {
             L.p++;

@@ -94,16 +94,19 @@ static int in_set(const uint64_t set[4], char ch)
     return (set[b >> 6] >> (b & 63)) & 1;
 }
 
-/* A row can match only if t holds the needle's first byte (unless that is
- * the '/' a relative path may lack) and its second: one bit test each
- * skips most rows for most words (this runs on every target of rm and of
- * every write). */
+/* A row can match only if t holds the needle's first four bytes (the
+ * first unless it is the '/' a relative path may lack): one bit test
+ * each skips most rows for most words (this runs on every target of rm
+ * and of every write). */
 static int may_match(const code_row *r, const uint64_t set[4])
 {
     const char *nd = r->needle;
     if (nd[0] != '/' && !in_set(set, nd[0]))
         return 0;
-    return nd[1] == '\0' || in_set(set, nd[1]);
+    for (int i = 1; i < 4 && nd[i]; i++)
+        if (!in_set(set, nd[i]))
+            return 0;
+    return 1;
 }
 
 /* The first row of rows[0, count) that t (basename base) matches, or NULL. */

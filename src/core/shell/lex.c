@@ -1665,7 +1665,7 @@ static int append_word_rw(lx *L, const sh_word *wp, int rw)
 
 static int add_word_slow(lx *L, sh_word *wp);
 
-static int add_word(lx *L)
+static inline __attribute__((always_inline)) int add_word(lx *L)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
@@ -1898,7 +1898,9 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     cmd_reset(&L, piped_in);
     int rc = 0;
     for (;;) {
-        if (L.p < n && (s[L.p] == ' ' || s[L.p] == '\t' || s[L.p] == '\\'))
+        while (L.p < n && s[L.p] == ' ')
+            L.p++;                      /* the usual one blank between words */
+        if (L.p < n && (s[L.p] == '\t' || s[L.p] == '\\'))
             skip_blanks(&L);
         if (L.p >= n) {
             if (term || L.case_depth > 0)

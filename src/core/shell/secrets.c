@@ -461,8 +461,8 @@ void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog)
     /* the program list is only consulted for the rare command that names a secret */
     if (what && !in_list(prog, metadata_only))
         report(cx, v, prog, hit, what);
-    else if (!what)
-        check_recursive_reads(cx, v, prog);
+    else if (!what && v->i + 1 < v->end)
+        check_recursive_reads(cx, v, prog);     /* it reports an operand: none, nothing to do */
 }
 
 /* printenv, set, ps e, jq env: print the environment (tokens, keys). */

@@ -74,10 +74,12 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
     k = cat(o->reason, k, cap, a);
     k = cat(o->reason, k, cap, b);
     k = cat(o->reason, k, cap, c);
-    if (via) {
-        k = cat(o->reason, k, cap, " (");
+    if (via) {                          /* the brackets as cat would copy them, cut at cap */
+        for (const char *p = " ("; *p && k + 1 < cap; p++)
+            o->reason[k++] = *p;
         k = cat(o->reason, k, cap, via);
-        k = cat(o->reason, k, cap, ")");
+        if (k + 1 < cap)
+            o->reason[k++] = ')';
     }
     o->reason[k] = '\0';
 }

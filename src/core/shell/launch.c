@@ -18,12 +18,10 @@
  */
 #include "core/shell/internal.h"
 #include "core/shell/rules.h"
+#include "core/shell/rules_common.h"
 
 #include <string.h>
 #include <strings.h>
-
-#define W(i) sh_wtext(v->c, (i))
-#define FL(i) (v->c->w[(i)].flags)
 
 enum { SH_PROBE_STARTS = 8, SH_PROBE_WORDS = 32 };   /* program words: the first 32 only */
 
@@ -142,6 +140,9 @@ typedef struct {
     const char *const *bad;     /* options that make any subcommand write or run */
     int launches;               /* its other subcommands may run a command (exec, run) */
     int bare_reads;             /* with no arguments it shows its status (timedatectl) */
+    const char *const *needs;   /* read == NULL: it only reads when one of these options is
+                                 * given (tsc --noEmit); NULL: every form reads */
+    int eq_writes;              /* an option holding '=' or '<' sets a value (exiftool -Artist=x) */
 } query_spec;
 
 static const char *const Q_docker[] = {
@@ -227,35 +228,95 @@ static const char *const Q_openssl[] = {
     "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", NULL,
 };
 static const char *const B_openssl[] = { "-out", "-keyout", "-signkey", "-passout", "-CAkey", NULL };
+static const char *const Q_rustup[] = {
+    "show", "toolchain list", "target list", "component list", "which", "check", "help", NULL,
+};
+static const char *const Q_conda[] = {
+    "list", "info", "env list", "search", "config --show", "config --get", "config --describe",
+    "doctor", NULL,
+};
+static const char *const Q_snap[] = {
+    "list", "info", "find", "search", "version", "services", "changes", "tasks", "connections",
+    "interfaces", "warnings", "get", "help", "known", NULL,
+};
+static const char *const Q_flatpak[] = {
+    "list", "info", "search", "remotes", "remote-ls", "remote-info", "history", "ps",
+    "documents", "permissions", "permission-list", NULL,
+};
+static const char *const Q_localectl[] = {
+    "status", "list-locales", "list-keymaps", "list-x11-keymap-models",
+    "list-x11-keymap-layouts", "list-x11-keymap-variants", "list-x11-keymap-options", NULL,
+};
+static const char *const Q_gzip[] = { "-l", "--list", "-t", "--test", NULL };
+static const char *const Q_7z[] = { "l", "t", "i", "h", NULL };
+static const char *const Q_unrar[] = { "l", "lt", "lta", "lb", "t", "v", "vt", "vta", "vb", NULL };
+static const char *const Q_ruff[] = {
+    "check", "version", "rule", "linter", "config", "format --check", "format --diff", NULL,
+};
+static const char *const B_ruff[] = {
+    "--fix", "--fix-only", "--unsafe-fixes", "--add-noqa", "--output-file", "-o", NULL,
+};
+static const char *const Q_sshkeygen[] = { "-l", "-lf", "-lv", "-lvf", "-F", "-B", "-Bf", NULL };
+static const char *const B_sshkeygen[] = {
+    "-R", "-p", "-t", "-N", "-c", "-i", "-e", "-s", "-A", "-k", "-u", "-Y", "-M", "-y", "-D",
+    "-K", NULL,
+};
+static const char *const B_ffprobe[] = { "-o", "-report", NULL };
+static const char *const B_xmllint[] = { "--output", "-o", "--shell", NULL };
+static const char *const B_exiftool[] = {
+    "-o", "-out", "-w", "-W", "-overwrite_original", "-overwrite_original_in_place",
+    "-tagsfromfile", "-tagsFromFile", "-geotag", "-delete_original", "-restore_original",
+    "-srcfile", "-@", NULL,
+};
+static const char *const N_tsc[] = { "--noEmit", "--showConfig", "--listFilesOnly", NULL };
+static const char *const B_tsc[] = { "--generateTrace", "--init", "--build", "-b", NULL };
 static const char *const B_none[] = { NULL };
 
 static const query_spec queries[] = {
-    { "apt", Q_apt, B_none, 0, 0 },
-    { "apt-cache", Q_apt, B_none, 0, 0 },
-    { "arp", Q_arp, B_none, 0, 1 },
-    { "brew", Q_brew, B_none, 0, 0 },
-    { "cargo", Q_cargo, B_none, 1, 0 },
-    { "docker", Q_docker, B_none, 1, 0 },
-    { "dpkg", Q_dpkg, B_none, 0, 0 },
-    { "go", Q_go, B_go, 1, 0 },
-    { "helm", Q_helm, B_none, 0, 0 },
-    { "hostnamectl", Q_ctl, B_none, 0, 1 },
-    { "ip", Q_ip, B_ip, 1, 0 },
-    { "journalctl", NULL, B_journalctl, 0, 0 },
-    { "kubectl", Q_kubectl, B_kubectl, 1, 0 },
-    { "loginctl", Q_ctl, B_none, 0, 1 },
-    { "nerdctl", Q_docker, B_none, 1, 0 },
-    { "networkctl", Q_ctl, B_none, 0, 1 },
-    { "nmcli", Q_nmcli, B_nmcli, 0, 1 },
-    { "npm", Q_npm, B_none, 1, 0 },
-    { "oc", Q_kubectl, B_kubectl, 1, 0 },
-    { "openssl", Q_openssl, B_openssl, 0, 0 },
-    { "podman", Q_docker, B_none, 1, 0 },
-    { "resolvectl", Q_resolvectl, B_none, 0, 1 },
-    { "rpm", Q_rpm, B_none, 0, 0 },
-    { "systemctl", Q_systemctl, B_none, 0, 0 },
-    { "terraform", Q_terraform, B_none, 1, 0 },
-    { "timedatectl", Q_ctl, B_none, 0, 1 },
+    { "7z", Q_7z, B_none, 0, 0, NULL, 0 },
+    { "7za", Q_7z, B_none, 0, 0, NULL, 0 },
+    { "7zz", Q_7z, B_none, 0, 0, NULL, 0 },
+    { "apt", Q_apt, B_none, 0, 0, NULL, 0 },
+    { "apt-cache", Q_apt, B_none, 0, 0, NULL, 0 },
+    { "arp", Q_arp, B_none, 0, 1, NULL, 0 },
+    { "brew", Q_brew, B_none, 0, 0, NULL, 0 },
+    { "conda", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "cargo", Q_cargo, B_none, 1, 0, NULL, 0 },
+    { "docker", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "dpkg", Q_dpkg, B_none, 0, 0, NULL, 0 },
+    { "exiftool", NULL, B_exiftool, 0, 0, NULL, 1 },
+    { "ffprobe", NULL, B_ffprobe, 0, 0, NULL, 0 },
+    { "flatpak", Q_flatpak, B_none, 0, 0, NULL, 0 },
+    { "go", Q_go, B_go, 1, 0, NULL, 0 },
+    { "gzip", Q_gzip, B_none, 0, 0, NULL, 0 },
+    { "helm", Q_helm, B_none, 0, 0, NULL, 0 },
+    { "hostnamectl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "ip", Q_ip, B_ip, 1, 0, NULL, 0 },
+    { "journalctl", NULL, B_journalctl, 0, 0, NULL, 0 },
+    { "kubectl", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
+    { "localectl", Q_localectl, B_none, 0, 1, NULL, 0 },
+    { "loginctl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "mamba", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "micromamba", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "nerdctl", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "networkctl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "nmcli", Q_nmcli, B_nmcli, 0, 1, NULL, 0 },
+    { "npm", Q_npm, B_none, 1, 0, NULL, 0 },
+    { "oc", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
+    { "openssl", Q_openssl, B_openssl, 0, 0, NULL, 0 },
+    { "podman", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "resolvectl", Q_resolvectl, B_none, 0, 1, NULL, 0 },
+    { "rpm", Q_rpm, B_none, 0, 0, NULL, 0 },
+    { "ruff", Q_ruff, B_ruff, 0, 0, NULL, 0 },
+    { "rustup", Q_rustup, B_none, 0, 0, NULL, 0 },
+    { "snap", Q_snap, B_none, 0, 0, NULL, 0 },
+    { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0, NULL, 0 },
+    { "systemctl", Q_systemctl, B_none, 0, 0, NULL, 0 },
+    { "terraform", Q_terraform, B_none, 1, 0, NULL, 0 },
+    { "timedatectl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "tsc", NULL, B_tsc, 0, 0, N_tsc, 0 },
+    { "unrar", Q_unrar, B_none, 0, 0, NULL, 0 },
+    { "xmllint", NULL, B_xmllint, 0, 0, NULL, 0 },
 };
 
 /* Does the subcommand at word j (and j+1) match one of the entries? */
@@ -293,15 +354,18 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
             q = &queries[k];
     if (!q || sh_version_query(v) || (q->bare_reads && v->end - v->i == 1))
         return;
-    int opaque = 0;
-    for (int j = v->i + 1; j < v->end; j++)
+    int opaque = 0, sets = 0, needed = q->needs == NULL;
+    for (int j = v->i + 1; j < v->end; j++) {
         opaque |= (FL(j) & SH_W_OPAQUE) != 0;
-    if (!opaque && !bad_option(v, q->bad)) {
-        if (!q->read)
-            return;                     /* every form reads (journalctl) */
+        sets |= q->eq_writes && W(j)[0] == '-' && strpbrk(W(j), "=<") != NULL;
+        needed |= q->needs && in_set(W(j), q->needs);
+    }
+    if (!opaque && !sets && !bad_option(v, q->bad)) {
+        if (!q->read && needed)
+            return;                     /* every form reads (journalctl), or this one does */
         /* the subcommand: the first word that is not a global option, or a
          * listed option itself (dpkg -l, rpm -qa) */
-        for (int j = v->i + 1; j < v->end; j++) {
+        for (int j = v->i + 1; q->read && j < v->end; j++) {
             if (sub_matches(v, j, q->read))
                 return;
             if (W(j)[0] != '-')

@@ -275,12 +275,21 @@ void sh_rule_version_only(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_probe_args(cx, v, v->i + 1);
 }
 
+/* Is w one of the words from j to the end of the command? */
+static int has_word_from(const sh_view *v, int j, const char *w)
+{
+    for (; j < v->end; j++)
+        if (strcmp(W(j), w) == 0 || (FL(j) & SH_W_OPAQUE))
+            return 1;           /* an opaque word may be it */
+    return 0;
+}
+
 void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     static const char *const version[] = { "--version", "-V", "-v", "version", NULL };
     static const char *const readonly[] = {
         "ls", "list", "view", "info", "show", "outdated", "freeze", "help", "search",
-        "why", "explain", "config-get", NULL,
+        "why", "explain", "config-get", "index", "check", NULL,
     };
     static const char *const publish[] = {
         "publish", "unpublish", "deprecate", "owner", "dist-tag", "access", "adduser",
@@ -297,6 +306,10 @@ void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
         return;
     }
     if (j < v->end && in_set(W(j), readonly) && !(FL(j) & SH_W_OPAQUE))
+        return;
+    /* npm audit reports; npm audit fix changes the lock file and node_modules */
+    if (j < v->end && strcmp(W(j), "audit") == 0 && !has_word_from(v, j + 1, "fix") &&
+        !has_word_from(v, j + 1, "--fix"))
         return;
     if (j + 1 < v->end && strcmp(W(j), "config") == 0 &&
         (strcmp(W(j + 1), "get") == 0 || strcmp(W(j + 1), "list") == 0 || strcmp(W(j + 1), "ls") == 0))

@@ -83,8 +83,9 @@ static void literal(code_facts *f, const char *s, size_t n, int cwd)
 }
 
 /* Reads code once: facts into *f, literals joined into out (cap bytes;
- * joined with nothing after + . .. and with a blank after a comma, else a
- * newline). Returns the joined length. */
+ * joined with nothing after + . .. or when only blanks separate two (adjacent
+ * literals are one string in awk, Python, Ruby and C), with a blank after a
+ * comma, else a newline). Returns the joined length. */
 static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap, int cwd)
 {
     size_t k = 0, i = 0;
@@ -112,7 +113,7 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
                 }
                 out[k++] = ch;
             }
-            glue = '\n';
+            glue = 0;                   /* "sud" "o id": awk, Python, Ruby and C join adjacent literals */
             i += i < n;
             continue;
         }

@@ -158,7 +158,8 @@ static const git_sub git_subs[] = {
     { "show", G_READ, NULL }, { "show-branch", G_READ, NULL }, { "show-ref", G_READ, NULL },
     { "stash", G_LISTING, F_stash }, { "status", G_READ, NULL }, { "submodule", G_VERBS, V_submodule },
     { "switch", G_RISKY, NULL }, { "tag", G_LISTING, F_tag }, { "update-ref", G_DESTRUCTIVE, NULL },
-    { "var", G_READ, NULL }, { "verify-commit", G_READ, NULL }, { "verify-tag", G_READ, NULL },
+    { "var", G_READ, NULL }, { "verify-commit", G_READ, NULL }, { "verify-pack", G_READ, NULL },
+    { "verify-tag", G_READ, NULL },
     { "version", G_READ, NULL }, { "whatchanged", G_READ, NULL }, { "worktree", G_VERBS, V_worktree },
 };
 

@@ -195,7 +195,7 @@ static const char *const Q_ip[] = {
     "-c", "-4", "-6", "-s", "-j", "-d", "monitor", NULL,
 };
 static const char *const Q_terraform[] = {
-    "version", "show", "output", "providers", "validate", "fmt -check", "graph", "state list",
+    "version", "show", "output", "providers", "validate", "fmt -check", "graph", "state list", "plan",
     "state show", "workspace list", "workspace show", NULL,
 };
 static const char *const Q_npm[] = {
@@ -225,7 +225,8 @@ static const char *const B_ip[] = {
 static const char *const B_kubectl[] = { "--raw", "--exec-command", NULL };
 static const char *const B_nmcli[] = { "--show-secrets", "-s", "-show-secrets", NULL };   /* Wi-Fi keys */
 static const char *const Q_openssl[] = {
-    "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", NULL,
+    "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", "req",
+    "dgst", "rand", "speed", NULL,
 };
 static const char *const B_openssl[] = { "-out", "-keyout", "-signkey", "-passout", "-CAkey", NULL };
 static const char *const Q_rustup[] = {
@@ -247,7 +248,46 @@ static const char *const Q_localectl[] = {
     "status", "list-locales", "list-keymaps", "list-x11-keymap-models",
     "list-x11-keymap-layouts", "list-x11-keymap-variants", "list-x11-keymap-options", NULL,
 };
-static const char *const Q_gzip[] = { "-l", "--list", "-t", "--test", NULL };
+/* compressors: -c (to standard output), -l (list), -t (test) only read;
+ * a short option cluster holding one of the letters counts (gzip -dc) */
+static const char *const N_compress[] = {
+    "-c", "-l", "-t", "--stdout", "--to-stdout", "--list", "--test", NULL,
+};
+static const char *const B_compress[] = { "-o", "--output", "--rm", "--output-dir-flat", NULL };
+static const char *const Q_systemd_analyze[] = {
+    "blame", "time", "critical-chain", "dot", "dump", "security", "calendar", "timespan",
+    "timestamp", "verify", "cat-config", "unit-paths", "syscall-filter", "filesystems",
+    "condition", "exit-status", "capability", "inspect-elf", "plot", "unit-files", NULL,
+};
+static const char *const Q_poetry[] = {
+    "show", "env info", "env list", "check", "version", "search", "about", "debug info", NULL,
+};
+static const char *const Q_uv[] = {
+    "pip list", "pip show", "pip tree", "pip freeze", "pip check", "tree", "version",
+    "python list", "tool list", "cache dir", NULL,
+};
+static const char *const Q_pyenv[] = {
+    "versions", "version", "which", "root", "prefix", "commands", "whence", "help",
+    "version-name", NULL,
+};
+static const char *const Q_nvm[] = { "ls", "list", "current", "version", "which", "ls-remote", NULL };
+static const char *const Q_mvn[] = {
+    "dependency:tree", "dependency:list", "dependency:analyze", "help:effective-pom",
+    "help:describe", "help:active-profiles", NULL,
+};
+static const char *const Q_composer[] = {
+    "show", "info", "outdated", "licenses", "depends", "why", "why-not", "validate", "diagnose",
+    "search", "status", "check-platform-reqs", "fund", "about", "list", "suggests", "audit", NULL,
+};
+static const char *const Q_dotnet[] = {
+    "--info", "--list-sdks", "--list-runtimes", "list", "sln list", NULL,
+};
+static const char *const Q_ldconfig[] = { "-p", "--print-cache", NULL };
+static const char *const Q_xmlstarlet[] = {
+    "sel", "select", "val", "validate", "el", "elements", "fo", "format", "c14n", "pyx", "esc",
+    "unesc", "ed", "edit", NULL,
+};
+static const char *const B_xmlstarlet[] = { "-L", "--inplace", NULL };
 static const char *const Q_7z[] = { "l", "t", "i", "h", NULL };
 static const char *const Q_unrar[] = { "l", "lt", "lta", "lb", "t", "v", "vt", "vta", "vb", NULL };
 static const char *const Q_ruff[] = {
@@ -280,31 +320,42 @@ static const query_spec queries[] = {
     { "apt-cache", Q_apt, B_none, 0, 0, NULL, 0 },
     { "arp", Q_arp, B_none, 0, 1, NULL, 0 },
     { "brew", Q_brew, B_none, 0, 0, NULL, 0 },
-    { "conda", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "bunzip2", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "bzip2", NULL, B_compress, 0, 0, N_compress, 0 },
     { "cargo", Q_cargo, B_none, 1, 0, NULL, 0 },
+    { "composer", Q_composer, B_none, 0, 0, NULL, 0 },
+    { "conda", Q_conda, B_none, 0, 0, NULL, 0 },
     { "docker", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "dotnet", Q_dotnet, B_none, 0, 0, NULL, 0 },
     { "dpkg", Q_dpkg, B_none, 0, 0, NULL, 0 },
     { "exiftool", NULL, B_exiftool, 0, 0, NULL, 1 },
     { "ffprobe", NULL, B_ffprobe, 0, 0, NULL, 0 },
     { "flatpak", Q_flatpak, B_none, 0, 0, NULL, 0 },
     { "go", Q_go, B_go, 1, 0, NULL, 0 },
-    { "gzip", Q_gzip, B_none, 0, 0, NULL, 0 },
+    { "gunzip", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "gzip", NULL, B_compress, 0, 0, N_compress, 0 },
     { "helm", Q_helm, B_none, 0, 0, NULL, 0 },
     { "hostnamectl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "ip", Q_ip, B_ip, 1, 0, NULL, 0 },
     { "journalctl", NULL, B_journalctl, 0, 0, NULL, 0 },
     { "kubectl", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
+    { "ldconfig", Q_ldconfig, B_none, 0, 0, NULL, 0 },
     { "localectl", Q_localectl, B_none, 0, 1, NULL, 0 },
     { "loginctl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "lz4", NULL, B_compress, 0, 0, N_compress, 0 },
     { "mamba", Q_conda, B_none, 0, 0, NULL, 0 },
     { "micromamba", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "mvn", Q_mvn, B_none, 0, 0, NULL, 0 },
     { "nerdctl", Q_docker, B_none, 1, 0, NULL, 0 },
     { "networkctl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "nmcli", Q_nmcli, B_nmcli, 0, 1, NULL, 0 },
     { "npm", Q_npm, B_none, 1, 0, NULL, 0 },
+    { "nvm", Q_nvm, B_none, 0, 0, NULL, 0 },
     { "oc", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
     { "openssl", Q_openssl, B_openssl, 0, 0, NULL, 0 },
     { "podman", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "poetry", Q_poetry, B_none, 0, 0, NULL, 0 },
+    { "pyenv", Q_pyenv, B_none, 0, 0, NULL, 0 },
     { "resolvectl", Q_resolvectl, B_none, 0, 1, NULL, 0 },
     { "rpm", Q_rpm, B_none, 0, 0, NULL, 0 },
     { "ruff", Q_ruff, B_ruff, 0, 0, NULL, 0 },
@@ -312,11 +363,18 @@ static const query_spec queries[] = {
     { "snap", Q_snap, B_none, 0, 0, NULL, 0 },
     { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0, NULL, 0 },
     { "systemctl", Q_systemctl, B_none, 0, 0, NULL, 0 },
+    { "systemd-analyze", Q_systemd_analyze, B_none, 0, 1, NULL, 0 },
     { "terraform", Q_terraform, B_none, 1, 0, NULL, 0 },
     { "timedatectl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "tsc", NULL, B_tsc, 0, 0, N_tsc, 0 },
     { "unrar", Q_unrar, B_none, 0, 0, NULL, 0 },
+    { "unxz", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "unzstd", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "uv", Q_uv, B_none, 0, 0, NULL, 0 },
     { "xmllint", NULL, B_xmllint, 0, 0, NULL, 0 },
+    { "xmlstarlet", Q_xmlstarlet, B_xmlstarlet, 0, 0, NULL, 0 },
+    { "xz", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "zstd", NULL, B_compress, 0, 0, N_compress, 0 },
 };
 
 /* Does the subcommand at word j (and j+1) match one of the entries? */
@@ -346,6 +404,20 @@ static int bad_option(const sh_view *v, const char *const *bad)
     return 0;
 }
 
+/* t is one of needs, or a short option cluster holding one of needs'
+ * one-letter options (-dc holds -c). */
+static int needs_match(const char *t, const char *const *needs)
+{
+    if (in_set(t, needs))
+        return 1;
+    if (t[0] != '-' || t[1] == '-' || t[1] == '\0')
+        return 0;
+    for (; *needs; needs++)
+        if ((*needs)[0] == '-' && (*needs)[1] != '-' && (*needs)[2] == '\0' && strchr(t + 1, (*needs)[1]))
+            return 1;
+    return 0;
+}
+
 void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     const query_spec *q = NULL;
@@ -358,7 +430,7 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
     for (int j = v->i + 1; j < v->end; j++) {
         opaque |= (FL(j) & SH_W_OPAQUE) != 0;
         sets |= q->eq_writes && W(j)[0] == '-' && strpbrk(W(j), "=<") != NULL;
-        needed |= q->needs && in_set(W(j), q->needs);
+        needed |= q->needs && needs_match(W(j), q->needs);
     }
     if (!opaque && !sets && !bad_option(v, q->bad)) {
         if (!q->read && needed)

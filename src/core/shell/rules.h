@@ -48,6 +48,7 @@ void sh_rule_kill(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_destructive(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_mount(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_iex(sh_ctx *cx, const sh_view *v, const sh_program *p);
+void sh_rule_cloud(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_net_query(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p);

@@ -118,3 +118,96 @@ Test(shell_queries, adjacent_literals_in_inline_code_are_one_string)
     shellt_expect("python3 -c 'import os; os.system(\"rm -r\" \"f ~\")'", CRIT, "critical.code_signal");
     shellt_expect("awk 'BEGIN{print \"a\" \"b\"}'", SAFE, NULL);
 }
+
+Test(shell_queries, cloud_clis_read_silently_but_not_their_secrets)
+{
+    shellt_expect("aws sts get-caller-identity", SAFE, NULL);
+    shellt_expect("aws s3 ls s3://bucket/logs/", SAFE, NULL);
+    shellt_expect("aws --profile prod ec2 describe-instances --output table", SAFE, NULL);
+    shellt_expect("gcloud compute instances list --format=json", SAFE, NULL);
+    shellt_expect("gcloud config get-value project", SAFE, NULL);
+    shellt_expect("az vm show -g rg -n web", SAFE, NULL);
+    shellt_expect("gsutil ls gs://bucket", SAFE, NULL);
+    shellt_expect("doctl compute droplet list", SAFE, NULL);
+    shellt_expect("aws secretsmanager get-secret-value --secret-id prod/db", RISKY, "bash.unknown_program");
+    shellt_expect("aws ssm get-parameter --name /db/pw --with-decryption", RISKY, "bash.unknown_program");
+    shellt_expect("aws ecr get-login-password", RISKY, "bash.unknown_program");
+    shellt_expect("gcloud auth print-access-token", RISKY, "bash.unknown_program");
+    shellt_expect("az account get-access-token", RISKY, "bash.unknown_program");
+    shellt_expect("gcloud container clusters get-credentials prod", RISKY, "bash.unknown_program");
+    shellt_expect("aws s3 rm s3://bucket/x", RISKY, "bash.unknown_program");
+    shellt_expect("aws s3 sync . s3://bucket", RISKY, "bash.unknown_program");
+    shellt_expect("aws ec2 terminate-instances --instance-ids i-1", RISKY, "bash.unknown_program");
+    shellt_expect("gcloud compute ssh web --command 'ls'", RISKY, "bash.unknown_program");
+    shellt_expect("az vm delete -g rg -n web --yes", RISKY, "bash.unknown_program");
+    shellt_expect("aws $SERVICE list-things", RISKY, "bash.unknown_program");
+    shellt_expect("aws s3 ls; sudo reboot", CRIT, "critical.privilege");
+}
+
+Test(shell_queries, compressors_read_to_stdout_and_build_tools_list)
+{
+    shellt_expect("gunzip -c access.log.gz", SAFE, NULL);
+    shellt_expect("xz -l backup.xz", SAFE, NULL);
+    shellt_expect("zstd -dc data.zst", SAFE, NULL);
+    shellt_expect("bzip2 -t a.bz2", SAFE, NULL);
+    shellt_expect("gunzip a.gz", RISKY, "bash.unknown_program");
+    shellt_expect("xz -z big.tar", RISKY, "bash.unknown_program");
+    shellt_expect("zstd -d a.zst -o a", RISKY, "bash.unknown_program");
+    shellt_expect("zstd --rm -c a", RISKY, "bash.unknown_program");
+    shellt_expect("systemd-analyze blame", SAFE, NULL);
+    shellt_expect("systemd-analyze", SAFE, NULL);
+    shellt_expect("systemd-analyze set-log-level debug", RISKY, "bash.unknown_program");
+    shellt_expect("poetry show --tree", SAFE, NULL);
+    shellt_expect("uv pip list", SAFE, NULL);
+    shellt_expect("pyenv versions", SAFE, NULL);
+    shellt_expect("mvn -q dependency:tree", SAFE, NULL);
+    shellt_expect("composer outdated", SAFE, NULL);
+    shellt_expect("dotnet --list-sdks", SAFE, NULL);
+    shellt_expect("ldconfig -p", SAFE, NULL);
+    shellt_expect("xmlstarlet sel -t -v //version pom.xml", SAFE, NULL);
+    shellt_expect("terraform plan", SAFE, NULL);
+    shellt_expect("npm run", SAFE, NULL);
+    shellt_expect("rustc --print sysroot", SAFE, NULL);
+    shellt_expect("gcc -print-search-dirs", SAFE, NULL);
+    shellt_expect("poetry add requests", RISKY, "bash.unknown_program");
+    shellt_expect("uv pip install torch", RISKY, "bash.unknown_program");
+    shellt_expect("mvn install", RISKY, "bash.unknown_program");
+    shellt_expect("ldconfig", RISKY, "bash.unknown_program");
+    shellt_expect("xmlstarlet ed -L -u //v -v 2 pom.xml", RISKY, "bash.unknown_program");
+    shellt_expect("npm run build", RISKY, "bash.package_manager");
+    shellt_expect("rustc main.rs", RISKY, "bash.unknown_program");
+    shellt_expect("git verify-pack -v pack.idx", SAFE, NULL);
+    shellt_expect("csvlook data.csv", SAFE, NULL);
+    shellt_expect("pkg-config --cflags openssl", SAFE, NULL);
+}
+
+Test(shell_queries, awk_compares_and_alternates_without_a_prompt)
+{
+    shellt_expect("awk -F: '$3 >= 1000 {print $1}' /etc/passwd", SAFE, NULL);
+    shellt_expect("awk '/GET|POST/ {n++} END {print n}' access.log", SAFE, NULL);
+    shellt_expect("awk '{ if ($3 > 5) print }' f", SAFE, NULL);
+    shellt_expect("awk '{print $1 \"|\" $2}' f", SAFE, NULL);
+    shellt_expect("awk '{print $1 > \"out.txt\"}' f", RISKY, "bash.unsafe_option");
+    shellt_expect("awk '{printf \"%s\\n\", $1 >> \"o\"}' f", RISKY, "bash.unsafe_option");
+    shellt_expect("awk '{print | \"sort\"}' f", RISKY, "bash.unsafe_option");
+    shellt_expect("awk '{print ($1 > 3)}' f", RISKY, "bash.unsafe_option");   /* fails closed */
+}
+
+Test(shell_queries, inline_code_that_only_prints_runs_silently)
+{
+    shellt_expect("python3 -c 'print(1+1)'", SAFE, NULL);
+    shellt_expect("python3 -c 'import sys; print(sys.version)'", SAFE, NULL);
+    shellt_expect("node -e 'console.log(process.version)'", SAFE, NULL);
+    shellt_expect("node -p process.versions", SAFE, NULL);
+    shellt_expect("python3 -m pip list", SAFE, NULL);
+    shellt_expect("php -m", SAFE, NULL);
+    shellt_expect("node -e 'console.log(process)'", RISKY, "bash.interpreter");        /* its env */
+    shellt_expect("node -e 'console.log(process.env)'", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c 'import os; print(os.environ)'", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c 'print(open(\"/etc/shadow\").read())'", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c 'print(f\"{x}\")'", RISKY, "bash.interpreter");          /* f-string */
+    shellt_expect("python3 -c \"$CODE\"", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c 'print(1)' arg", RISKY, "bash.interpreter");
+    shellt_expect("php -i", RISKY, "bash.interpreter");
+    shellt_expect("python3 -m pip install requests", RISKY, "bash.interpreter");
+}

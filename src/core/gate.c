@@ -95,17 +95,16 @@ static int truthy(const ga_val *v)
 static int decide_bash(wg_gate_decision *d, const char *cmd, size_t len, wg_shell_class *cls)
 {
     wg_shell_verdict v;
-    /* cleared first, so the reason is copied whole below (one fixed-size
-     * copy, no strnlen) without reading bytes the analysis never wrote */
-    _Static_assert(sizeof v.reason <= sizeof d->reason, "a shell reason fits a gate reason");
-    memset(v.reason, 0, sizeof v.reason);
     wg_shell_analyze(&v, cmd, len);
     *cls = v.cls;
     d->needs_confirmation_base = v.cls != WG_SHELL_SAFE;
     d->critical = v.cls == WG_SHELL_CRITICAL;
     d->rule = v.rule;
-    memcpy(d->reason, v.reason, sizeof v.reason);
-    d->reason[sizeof v.reason - 1] = '\0';
+    size_t n = strnlen(v.reason, sizeof v.reason - 1);
+    if (n >= sizeof d->reason)
+        n = sizeof d->reason - 1;
+    memcpy(d->reason, v.reason, n);
+    d->reason[n] = '\0';
     return 0;
 }
 

@@ -2,8 +2,10 @@
  *
  * One row per program: its class (read-only, checked, wrapper, privilege,
  * shell, interpreter, or decided by a rule) and the rule in the rule files.
- * A new program is a new row. Rows are sorted by name (bytewise) for binary
- * search; tests/unit/core/shell.c checks the order. Names are lower case;
+ * A new program is a new row, then tools/gen_program_index.py (which
+ * rewrites the perfect hash in programs_index.h; ctest tools.program_index
+ * and tests/unit/core/shell.c catch a stale one). Rows are sorted by name
+ * (bytewise); the tests check the order. Names are lower case;
  * lookup folds case and strips ".exe" first (analyze.c), and maps
  * mkfs.* and newfs_* to their family.
  */
@@ -540,73 +542,31 @@ static const sh_program programs[] = {
 
 enum { N_PROGRAMS = sizeof programs / sizeof programs[0] };
 
-/* [first byte] = { first row, one past the last row } of the rows starting
- * with that byte (generated with the table; sh_programs_sorted checks it). */
-static const struct { uint16_t lo, hi; } first_byte[128] = {
-    ['.'] = { 0, 1 },
-    ['7'] = { 1, 4 },
-    [':'] = { 4, 5 },
-    ['['] = { 5, 7 },
-    ['a'] = { 7, 20 },
-    ['b'] = { 20, 48 },
-    ['c'] = { 48, 87 },
-    ['d'] = { 87, 110 },
-    ['e'] = { 110, 127 },
-    ['f'] = { 127, 147 },
-    ['g'] = { 147, 169 },
-    ['h'] = { 169, 184 },
-    ['i'] = { 184, 196 },
-    ['j'] = { 196, 203 },
-    ['k'] = { 203, 209 },
-    ['l'] = { 209, 238 },
-    ['m'] = { 238, 261 },
-    ['n'] = { 261, 285 },
-    ['o'] = { 285, 293 },
-    ['p'] = { 293, 333 },
-    ['r'] = { 333, 367 },
-    ['s'] = { 367, 418 },
-    ['t'] = { 418, 453 },
-    ['u'] = { 453, 467 },
-    ['v'] = { 467, 472 },
-    ['w'] = { 472, 488 },
-    ['x'] = { 488, 500 },
-    ['y'] = { 500, 505 },
-    ['z'] = { 505, 520 },
-};
+#include "core/shell/programs_index.h"
 
-/* a[0..an) against the NUL-terminated b, bytewise like strcmp, from byte
- * 1: both start with the bucket's byte. */
-static int cmp(const char *a, size_t an, const char *b)
-{
-    size_t i = 1;
-    for (; i < an && b[i]; i++)
-        if (a[i] != b[i])
-            return (unsigned char)a[i] - (unsigned char)b[i];
-    if (i == an)
-        return b[i] ? -1 : 0;
-    return 1;
-}
+_Static_assert(SH_PROG_ROWS == N_PROGRAMS,
+               "programs_index.h is stale: run tools/gen_program_index.py");
 
+/* One hash and one compare per name, hit or miss: the perfect hash of
+ * programs_index.h (tools/gen_program_index.py computes the same). */
 const sh_program *sh_program_find(const char *name, size_t n)
 {
     if (n > 4 && memcmp(name, "mkfs", 4) == 0 && name[4] == '.')
         n = 4;
     else if (n > 5 && memcmp(name, "newfs", 5) == 0 && name[5] == '_')
         n = 5;
-    if (n == 0 || (unsigned char)name[0] >= 128)
+    uint32_t h = SH_PROG_SEED;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    uint32_t x = (h ^ (uint32_t)prog_disp[h & (SH_PROG_BUCKETS - 1)] * SH_PROG_MIX_D) * SH_PROG_MIX_X;
+    unsigned slot = x >> SH_PROG_SLOT_SHIFT;
+    if (prog_slot[slot].row == 0 || prog_slot[slot].len != n)
         return NULL;
-    size_t lo = first_byte[(unsigned char)name[0]].lo, hi = first_byte[(unsigned char)name[0]].hi;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = cmp(name, n, programs[mid].name);
-        if (c == 0)
-            return &programs[mid];
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return NULL;
+    const sh_program *p = &programs[prog_slot[slot].row - 1];
+    for (size_t i = 0; i < n; i++)
+        if (p->name[i] != name[i])
+            return NULL;
+    return p;
 }
 
 int sh_programs_sorted(void)

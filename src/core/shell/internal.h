@@ -460,6 +460,7 @@ const sh_program *sh_program_find(const char *name, size_t n);
  * version suffix such as python3.12 are normalized), or NULL (analyze.c). */
 const sh_program *sh_program_lookup(const char *t, size_t n);
 int sh_programs_sorted(void);     /* 1 when the table is in order (tests) */
+int sh_lex_tables_ok(void);       /* 1 when the lexer's byte tables agree (tests) */
 
 /* helpers shared by the rules (analyze.c) */
 size_t sh_assignment_name(const sh_cmd *c, int i);

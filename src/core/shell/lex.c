@@ -66,6 +66,31 @@ static const unsigned char byte_class[256] = {
     ['['] = 2, ['{'] = 2, ['~'] = 2, [(unsigned char)SH_MARK] = 2,
 };
 
+/* plain_command's classes: PL_WORD bytes are literal in any word, PL_EQ
+ * ('=') too but for an assignment in the first word, PL_BLANK ends a word,
+ * PL_OTHER (the rest of byte_class, and '#') sends the text the long way.
+ * sh_lex_tables_ok checks it against byte_class. */
+enum { PL_WORD, PL_BLANK, PL_EQ, PL_OTHER };
+static const unsigned char plain_class[256] = {
+    [' '] = PL_BLANK, ['='] = PL_EQ, ['#'] = PL_OTHER,
+    ['\t'] = PL_OTHER, ['\n'] = PL_OTHER, [';'] = PL_OTHER, ['&'] = PL_OTHER, ['|'] = PL_OTHER,
+    ['('] = PL_OTHER, [')'] = PL_OTHER, ['<'] = PL_OTHER, ['>'] = PL_OTHER,
+    ['\\'] = PL_OTHER, ['\''] = PL_OTHER, ['"'] = PL_OTHER, ['$'] = PL_OTHER, ['`'] = PL_OTHER,
+    ['*'] = PL_OTHER, ['?'] = PL_OTHER, ['['] = PL_OTHER, ['{'] = PL_OTHER, ['~'] = PL_OTHER,
+    [(unsigned char)SH_MARK] = PL_OTHER,
+};
+
+int sh_lex_tables_ok(void)
+{
+    for (int b = 0; b < 256; b++) {
+        int want = b == ' ' ? PL_BLANK : b == '=' ? PL_EQ
+                 : (byte_class[b] != 0 || b == '#') ? PL_OTHER : PL_WORD;
+        if (plain_class[b] != want)
+            return 0;
+    }
+    return 1;
+}
+
 static int is_meta(char ch)
 {
     return byte_class[(unsigned char)ch] == 1;
@@ -2040,11 +2065,97 @@ out:
     return rc;
 }
 
+/* The fast path for a text that is one simple command of plain words
+ * (`ls -la`, `git status`: half of what agents run): only bytes that are
+ * literal in any word, words apart by exactly one space, none at either
+ * end, no comment, and a first word that is no reserved word, assignment
+ * or `function`. It hands sh_analyze_command the same command, arena,
+ * serials, steps and depth as parse_list would (the text is the source
+ * with its spaces as NULs: one space apart, that is the layout add_word
+ * makes). 0 when analysed, 1 when the text is not such a command (nothing
+ * was touched: parse it the long way). */
+static int plain_command(sh_ctx *cx, const char *s, size_t n, const char *via)
+{
+    sh_arena *ar = &cx->ar;
+    if (n == 0 || cx->depth >= SH_MAX_DEPTH || (size_t)ar->ttop + n + 2 > ar->tcap)
+        return 1;
+    size_t room = ar->wcap - ar->wtop;
+    if (room > SH_MAX_WORDS)
+        room = SH_MAX_WORDS;
+    sh_word *w = ar->w + ar->wtop;
+    uint32_t t0 = ar->ttop;
+    size_t nw = 0, start = 0, i = 0;
+    for (;;) {
+        while (i < n && plain_class[(unsigned char)s[i]] == 0)
+            i++;
+        unsigned char k = i < n ? plain_class[(unsigned char)s[i]] : PL_BLANK;
+        if (k == PL_EQ) {
+            if (nw == 0)
+                return 1;               /* maybe an assignment: the long way */
+            i++;
+            continue;
+        }
+        if (k != PL_BLANK || i == start || nw == room)
+            return 1;                   /* not plain; a blank at an end or two in a row; too many words */
+        w[nw].off = t0 + (uint32_t)start;
+        w[nw].len = (uint32_t)(i - start);
+        w[nw].raw_off = (uint32_t)start;
+        w[nw].raw_len = (uint32_t)(i - start);
+        w[nw].flags = 0;
+        nw++;
+        if (i == n)
+            break;
+        start = ++i;
+    }
+    char *text = ar->text + t0;
+    memcpy(text, s, n);
+    text[n] = '\0';
+    for (size_t k = 0; k + 1 < nw; k++)
+        text[w[k].raw_off + w[k].len] = '\0';
+    lx L;                               /* reserved and word_is read only the arena */
+    L.cx = cx;
+    if (reserved(&L, &w[0]) != RW_NONE || word_is(&L, &w[0], "function"))
+        return 1;
+    uint32_t save_w = ar->wtop, save_r = ar->rtop;
+    sh_cmd cmd;
+    cmd.src = s;
+    cmd.src_len = n;
+    cmd.text = ar->text;
+    cmd.w = w;
+    cmd.nw = (int)nw;
+    cmd.r = ar->r + save_r;
+    cmd.nr = 0;
+    cmd.piped_in = 0;
+    cmd.piped_out = 0;
+    cmd.background = 0;
+    cmd.overflow = 0;
+    cmd.serial = ++cx->serial;
+    cmd.pipe_text = NULL;
+    cmd.pipe_text_len = -1;
+    cx->depth++;
+    ar->wtop = save_w + (uint32_t)nw;
+    ar->ttop = t0 + (uint32_t)n + 1;
+    SH_STEP(cx, n - (nw - 1));          /* add_word's count: the words' bytes */
+    SH_STEP(cx, 1 + nw);                /* end_cmd's */
+    if (++cx->ncmd > SH_MAX_COMMANDS)
+        sh_overflow(cx, "the command has more simple commands than the model checks");
+    else
+        sh_analyze_command(cx, &cmd, via);
+    ++cx->serial;                       /* parse_list's reset after the command */
+    ar->ttop = t0;
+    ar->wtop = save_w;
+    ar->rtop = save_r;
+    cx->depth--;
+    return 0;
+}
+
 int sh_parse_script(sh_ctx *cx, const char *s, size_t n, const char *via)
 {
     size_t pos = 0;
     if (cx->nheredoc > 0)
         return -1;      /* an outer here-doc is pending: not modelled */
+    if (plain_command(cx, s, n, via) == 0)
+        return 0;       /* nheredoc stays 0: a plain command has no here-doc */
     int rc = parse_list(cx, s, n, &pos, 0, 0, via);
     cx->nheredoc = 0;
     return rc;

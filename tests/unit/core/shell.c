@@ -40,6 +40,11 @@ Test(shell, program_table_is_sorted)
     cr_assert(sh_programs_sorted());
 }
 
+Test(shell, lexer_plain_table_agrees_with_byte_class)
+{
+    cr_assert(sh_lex_tables_ok());
+}
+
 Test(shell, corpus_disguised_destructive_commands_are_caught)
 {
     json_t *rows = gatet_load_jsonl("destructive.jsonl");

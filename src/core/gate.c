@@ -325,10 +325,10 @@ static int decide(wg_gate_decision *d, const wg_gate *g, const char *tool, const
         need = 1;
     else if (level == WG_AUTONOMY_YOLO)
         need = 0;
+    else if (is_bash)                   /* not in trusted_autopass */
+        need = bash_cls >= WG_SHELL_DESTRUCTIVE;   /* docs/gate.md: Trusted and bash */
     else if (in_list(tool, trusted_autopass, COUNT(trusted_autopass)))
         need = 0;
-    else if (is_bash)
-        need = bash_cls >= WG_SHELL_DESTRUCTIVE;   /* docs/gate.md: Trusted and bash */
     else
         need = 1;
     d->needs_confirmation = need;

@@ -259,9 +259,24 @@ static const char *const trusted_dirs[] = {
  * the copy starts again after each separator. */
 static size_t program_name(const char *t, size_t n, char *buf, size_t cap, int *trusted)
 {
+    /* most program words are a lower-case name: copied as they are until
+     * the first byte the loop below treats apart (a separator, '^', upper
+     * case), where it takes over with the same state */
+    static const unsigned char apart[256] = {
+        ['/'] = 1, ['\\'] = 1, ['^'] = 1,
+        ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+        ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+        ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+        ['Y'] = 1, ['Z'] = 1,
+    };
+    size_t lim = n < cap - 1 ? n : cap - 1;
     size_t start = 0, k = 0;            /* the base name starts at t[start] */
+    while (k < lim && !apart[(unsigned char)t[k]]) {
+        buf[k] = t[k];
+        k++;
+    }
     int fits = 1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = k; i < n; i++) {
         char ch = t[i];
         if (ch == '/' || ch == '\\') {
             start = i + 1;

@@ -125,8 +125,21 @@ static const char *first_row(const code_row *rows, size_t count, const char *t, 
     return NULL;
 }
 
+int sh_autorun_table_ok(void)
+{
+    for (size_t i = 0; i < sizeof agent_rows / sizeof *agent_rows; i++)
+        if (!strchr(agent_rows[i].needle, '.'))
+            return 0;
+    return 1;
+}
+
 const char *sh_runs_code_path(const char *t, size_t n, int agents_only)
 {
+    /* every agent row names a dot file or a file with an extension
+     * (sh_autorun_table_ok): a word without '.' is none of them (most
+     * targets of rm and of writes) */
+    if (agents_only && !memchr(t, '.', n))
+        return NULL;
     const char *base = t;
     for (size_t i = n; i > 0; i--)
         if (t[i - 1] == '/') {

@@ -369,6 +369,8 @@ int sh_holds_secrets(const char *t, size_t n);
  * and MCP lists (.claude/settings*.json, .mcp.json, .cursor/mcp.json,
  * .codex/config.toml, .envrc, ...). Relative paths match too. */
 const char *sh_runs_code_path(const char *t, size_t n, int agents_only);
+/* 1 when every agent row holds a '.' (sh_runs_code_path's pre-check; tests). */
+int sh_autorun_table_ok(void);
 /* critical.agent_config "who" + verb + what when word w names a coding
  * agent's settings; 1 if so. */
 int sh_check_agent_config(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who, const char *verb);

@@ -175,6 +175,7 @@ Test(shell_classes, the_secret_table_pre_checks_cover_every_row)
 {
     cr_expect(sh_secret_table_ok());
     cr_expect(sh_programs_sorted());
+    cr_expect(sh_autorun_table_ok());
 }
 
 Test(shell_classes, code_hosting_clients_by_group_verb_and_api_method)

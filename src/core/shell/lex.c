@@ -66,13 +66,13 @@ static const unsigned char byte_class[256] = {
     ['['] = 2, ['{'] = 2, ['~'] = 2, [(unsigned char)SH_MARK] = 2,
 };
 
-/* plain_command's classes: PL_WORD bytes are literal in any word, PL_EQ
- * ('=') too but for an assignment in the first word, PL_BLANK ends a word,
- * PL_OTHER (the rest of byte_class, and '#') sends the text the long way.
- * sh_lex_tables_ok checks it against byte_class. */
-enum { PL_WORD, PL_BLANK, PL_EQ, PL_OTHER };
+/* plain_command's classes: PL_WORD bytes are literal in any word,
+ * PL_BLANK ends a word, PL_OTHER (the rest of byte_class, and '#') sends
+ * the text the long way (below PL_OTHER is plain). sh_lex_tables_ok checks
+ * it against byte_class. */
+enum { PL_WORD, PL_BLANK, PL_OTHER };
 static const unsigned char plain_class[256] = {
-    [' '] = PL_BLANK, ['='] = PL_EQ, ['#'] = PL_OTHER,
+    [' '] = PL_BLANK, ['#'] = PL_OTHER,
     ['\t'] = PL_OTHER, ['\n'] = PL_OTHER, [';'] = PL_OTHER, ['&'] = PL_OTHER, ['|'] = PL_OTHER,
     ['('] = PL_OTHER, [')'] = PL_OTHER, ['<'] = PL_OTHER, ['>'] = PL_OTHER,
     ['\\'] = PL_OTHER, ['\''] = PL_OTHER, ['"'] = PL_OTHER, ['$'] = PL_OTHER, ['`'] = PL_OTHER,
@@ -83,8 +83,7 @@ static const unsigned char plain_class[256] = {
 int sh_lex_tables_ok(void)
 {
     for (int b = 0; b < 256; b++) {
-        int want = b == ' ' ? PL_BLANK : b == '=' ? PL_EQ
-                 : (byte_class[b] != 0 || b == '#') ? PL_OTHER : PL_WORD;
+        int want = b == ' ' ? PL_BLANK : (byte_class[b] != 0 || b == '#') ? PL_OTHER : PL_WORD;
         if (plain_class[b] != want)
             return 0;
     }
@@ -2077,26 +2076,27 @@ out:
 static int plain_command(sh_ctx *cx, const char *s, size_t n, const char *via)
 {
     sh_arena *ar = &cx->ar;
-    if (n == 0 || cx->depth >= SH_MAX_DEPTH || (size_t)ar->ttop + n + 2 > ar->tcap)
+    if (n == 0 || s[0] == ' ' || s[n - 1] == ' ' || cx->depth >= SH_MAX_DEPTH ||
+        (size_t)ar->ttop + n + 2 > ar->tcap)
+        return 1;
+    /* one tight pass decides (most texts that are not plain leave within a
+     * few bytes), a second one splits */
+    size_t i = 0;
+    while (i < n && plain_class[(unsigned char)s[i]] < PL_OTHER)
+        i++;
+    if (i < n)
         return 1;
     size_t room = ar->wcap - ar->wtop;
     if (room > SH_MAX_WORDS)
         room = SH_MAX_WORDS;
     sh_word *w = ar->w + ar->wtop;
     uint32_t t0 = ar->ttop;
-    size_t nw = 0, start = 0, i = 0;
-    for (;;) {
-        while (i < n && plain_class[(unsigned char)s[i]] == 0)
-            i++;
-        unsigned char k = i < n ? plain_class[(unsigned char)s[i]] : PL_BLANK;
-        if (k == PL_EQ) {
-            if (nw == 0)
-                return 1;               /* maybe an assignment: the long way */
-            i++;
+    size_t nw = 0, start = 0;
+    for (i = 0;; i++) {
+        if (i < n && s[i] != ' ')
             continue;
-        }
-        if (k != PL_BLANK || i == start || nw == room)
-            return 1;                   /* not plain; a blank at an end or two in a row; too many words */
+        if (i == start || nw == room)
+            return 1;                   /* two blanks in a row; too many words */
         w[nw].off = t0 + (uint32_t)start;
         w[nw].len = (uint32_t)(i - start);
         w[nw].raw_off = (uint32_t)start;
@@ -2105,8 +2105,10 @@ static int plain_command(sh_ctx *cx, const char *s, size_t n, const char *via)
         nw++;
         if (i == n)
             break;
-        start = ++i;
+        start = i + 1;
     }
+    if (memchr(s, '=', w[0].len))
+        return 1;                       /* maybe an assignment: the long way */
     char *text = ar->text + t0;
     memcpy(text, s, n);
     text[n] = '\0';

@@ -547,26 +547,44 @@ enum { N_PROGRAMS = sizeof programs / sizeof programs[0] };
 _Static_assert(SH_PROG_ROWS == N_PROGRAMS,
                "programs_index.h is stale: run tools/gen_program_index.py");
 
-/* One hash and one compare per name, hit or miss: the perfect hash of
- * programs_index.h (tools/gen_program_index.py computes the same). */
+/* Four little-endian bytes of p, whatever the host's byte order. */
+static inline uint32_t le32(const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+}
+
+/* No loop over the name for a hit or a miss: the perfect hash of
+ * programs_index.h reads the length and the first and last four bytes
+ * (tools/gen_program_index.py computes the same), and those tell apart any
+ * two names of 8 bytes or fewer; a longer one compares its middle too. */
 const sh_program *sh_program_find(const char *name, size_t n)
 {
     if (n > 4 && memcmp(name, "mkfs", 4) == 0 && name[4] == '.')
         n = 4;
     else if (n > 5 && memcmp(name, "newfs", 5) == 0 && name[5] == '_')
         n = 5;
-    uint32_t h = SH_PROG_SEED;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)name[i]) * 16777619u;
-    uint32_t x = (h ^ (uint32_t)prog_disp[h & (SH_PROG_BUCKETS - 1)] * SH_PROG_MIX_D) * SH_PROG_MIX_X;
-    unsigned slot = x >> SH_PROG_SLOT_SHIFT;
-    if (prog_slot[slot].row == 0 || prog_slot[slot].len != n)
+    if (n == 0 || n > 255)
         return NULL;
-    const sh_program *p = &programs[prog_slot[slot].row - 1];
-    for (size_t i = 0; i < n; i++)
-        if (p->name[i] != name[i])
-            return NULL;
-    return p;
+    uint32_t a, c;
+    if (n >= 4) {
+        a = le32(name);
+        c = le32(name + n - 4);
+    } else {
+        a = c = (uint32_t)(unsigned char)name[0] | (uint32_t)(unsigned char)name[n / 2] << 8 |
+                (uint32_t)(unsigned char)name[n - 1] << 16;
+    }
+    uint32_t h = ((a ^ SH_PROG_SEED) * SH_PROG_K_A) ^ (c * SH_PROG_K_C) ^ ((uint32_t)n * SH_PROG_K_N);
+    h ^= h >> 16;
+    uint32_t x = (h ^ (uint32_t)prog_disp[h >> 24] * SH_PROG_MIX_D) * SH_PROG_MIX_X;
+    unsigned row = prog_slot[x >> SH_PROG_SLOT_SHIFT];
+    if (row == 0)
+        return NULL;
+    row--;
+    if (prog_key[row].n != n || prog_key[row].a != a || prog_key[row].c != c ||
+        (n > 8 && memcmp(name + 4, programs[row].name + 4, n - 8) != 0))
+        return NULL;
+    return &programs[row];
 }
 
 int sh_programs_sorted(void)

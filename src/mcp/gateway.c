@@ -16,8 +16,8 @@
 typedef struct gw_server {
     struct wg_gateway *g;
     char name[WG_GW_NAME_MAX + 1];
-    int http;                    /* a url server: not spoken yet */
-    wg_upstream *u;              /* stdio servers */
+    int http;                    /* a url server (Streamable HTTP) */
+    wg_upstream *u;
 } gw_server;
 
 struct wg_gateway {
@@ -186,10 +186,7 @@ int wg_mcp__gateway_start(wg_gateway **out, wg_engine *e, const wg_gw_config *cf
         gw_server *s = &g->servers[g->n++];
         s->g = g;
         snprintf(s->name, sizeof s->name, "%s", c->name);
-        if (!c->command) {
-            s->http = 1;
-            continue;
-        }
+        s->http = c->url != NULL;
         wg_up_options uo = { .server = c, .resolve = resolve, .resolve_ud = g,
                              .changed = on_changed, .changed_ud = g,
                              .backoff_min_ms = g->o.backoff_min_ms,
@@ -234,22 +231,14 @@ json_t *wg_mcp__gateway_status(wg_gateway *g)
     json_t *a = json_array();
     for (size_t i = 0; a && g && i < g->n; i++) {
         gw_server *s = &g->servers[i];
-        json_t *o;
-        if (s->http) {
-            o = json_pack("{s:s,s:s,s:s,s:b,s:i,s:i,s:s}", "name", s->name, "transport", "http",
-                          "state", "unsupported", "healthy", 0, "tools", 0, "restarts", 0,
-                          "lastError", "remote (url) MCP servers are not supported by the "
-                          "gateway yet");
-        } else {
-            wg_up_status st;
-            wg_mcp__up_status(s->u, &st);
-            o = json_pack("{s:s,s:s,s:s,s:b,s:I,s:I}", "name", s->name, "transport", "stdio",
-                          "state", wg_mcp__up_state_name(st.state), "healthy",
-                          st.state == WG_UP_HEALTHY, "tools", (json_int_t)st.tools, "restarts",
-                          (json_int_t)st.restarts);
-            if (o && st.last_error[0])
-                json_object_set_new(o, "lastError", json_string(st.last_error));
-        }
+        wg_up_status st;
+        wg_mcp__up_status(s->u, &st);
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:I,s:I}", "name", s->name, "transport",
+                              s->http ? "http" : "stdio", "state", wg_mcp__up_state_name(st.state),
+                              "healthy", st.state == WG_UP_HEALTHY, "tools", (json_int_t)st.tools,
+                              "restarts", (json_int_t)st.restarts);
+        if (o && st.last_error[0])
+            json_object_set_new(o, "lastError", json_string(st.last_error));
         if (!o || json_array_append_new(a, o) < 0) {
             json_decref(a);
             return NULL;

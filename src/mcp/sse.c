@@ -74,7 +74,7 @@ static int on_line(wg_sse *s, wg_sse_event_fn fn, void *ud)
         vl--;
     }
     if (field_is(l, fl, "data")) {
-        if (s->data_len + vl + 1 > s->max)
+        if (s->data_len + vl > s->max)   /* data_len counts the LF joining the lines */
             return wg_error_set(WG_EUPSTREAM, "an event of the stream is over %zu bytes", s->max);
         memcpy(s->data + s->data_len, v, vl);
         s->data_len += vl;

@@ -13,7 +13,8 @@
  * and the consumer skips it. Unknown fields are ignored. A leading UTF-8
  * BOM is skipped.
  *
- * Bounded and linear: one line, and one event's data, at most max bytes;
+ * Bounded and linear: one line, and one event's data (with the LFs joining
+ * its lines), at most max bytes;
  * past that the reader fails (the stream is broken, nothing is truncated).
  * The event id is at most WG_SSE_ID_MAX bytes (a longer one is ignored).
  * Pure: no I/O, no threads; one reader per stream, not shared. */

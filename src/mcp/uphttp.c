@@ -9,11 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "mcp/sse.h"
 #include "waggle/error.h"
 
 #define IDLE_MAX 4
+#define LISTEN_RETRY_MIN_MS 1000
+#define LISTEN_RETRY_MAX_MS 30000
 #define CTYPE_MAX 128
 #define PROTO_MAX 32
 
@@ -34,6 +39,9 @@ struct wg_uphttp {
     unsigned inflight;
     CURL *idle[IDLE_MAX];
     size_t nidle;
+    pthread_t listener;          /* the GET stream's thread */
+    int listening;               /* it was started and is not joined yet */
+    curl_socket_t listen_fd;     /* the GET stream's socket, or CURL_SOCKET_BAD */
 };
 
 /* One transfer's state, written by curl's callbacks. */
@@ -320,9 +328,11 @@ static void unlink_headers(struct curl_slist *l, struct curl_slist *tail)
     curl_slist_free_all(l);
 }
 
+/* timeout_ms <= 0: no limit on the whole transfer (the GET stream), only
+ * on the connection. */
 static void common_opts(wg_uphttp *h, CURL *c, long timeout_ms)
 {
-    long connect_ms = timeout_ms < WG_UPHTTP_CONNECT_MS ? timeout_ms : WG_UPHTTP_CONNECT_MS;
+    long connect_ms = timeout_ms > 0 && timeout_ms < WG_UPHTTP_CONNECT_MS ? timeout_ms : WG_UPHTTP_CONNECT_MS;
     curl_easy_setopt(c, CURLOPT_URL, h->url);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
@@ -331,7 +341,7 @@ static void common_opts(wg_uphttp *h, CURL *c, long timeout_ms)
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect_ms > 0 ? connect_ms : 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 0L);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "waggle-gateway/1");
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
@@ -512,6 +522,165 @@ int wg_mcp__uphttp_send(wg_uphttp *h, const json_t *msg, long timeout_ms)
     return rc;
 }
 
+/* ---- the GET stream ----------------------------------------------------- */
+
+/* The GET stream's socket is tracked so close can shut it down at once (an
+ * idle stream would otherwise notice only at curl's next progress call,
+ * about a second later). Closing goes through here under the lock, so the
+ * number is never shut down after it was closed and reused. */
+static curl_socket_t listen_open(void *ud, curlsocktype purpose, struct curl_sockaddr *a)
+{
+    wg_uphttp *h = ud;
+    (void)purpose;
+    curl_socket_t fd = socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+    pthread_mutex_lock(&h->mu);
+    if (fd != CURL_SOCKET_BAD)
+        h->listen_fd = fd;
+    pthread_mutex_unlock(&h->mu);
+    return fd;
+}
+
+static int listen_close(void *ud, curl_socket_t fd)
+{
+    wg_uphttp *h = ud;
+    pthread_mutex_lock(&h->mu);
+    if (h->listen_fd == fd)
+        h->listen_fd = CURL_SOCKET_BAD;
+    int rc = close(fd);
+    pthread_mutex_unlock(&h->mu);
+    return rc;
+}
+
+/* Waits up to ms or until the session closes. 1 when it closes. */
+static int wait_closing(wg_uphttp *h, long ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&h->mu);
+    while (!h->closing && pthread_cond_timedwait(&h->cv, &h->mu, &ts) == 0)
+        ;
+    int c = h->closing;
+    pthread_mutex_unlock(&h->mu);
+    return c;
+}
+
+/* MCP 2025-11-25: the client MAY GET the endpoint for a stream of the
+ * server's own messages (list_changed, pings); the server answers it with
+ * text/event-stream or 405. Its messages go to the message hook. A 405 or
+ * another 4xx ends listening for this session (tools are then listed again
+ * on the supervisor's timer); a 404 for the session, or a server that can
+ * no longer be connected to, breaks it; an ended or cut stream, or a 5xx, is
+ * tried again after retry (the server's "retry" field, else 1 s doubling to
+ * 30 s) with Last-Event-ID. */
+static void *listen_main(void *arg)
+{
+    wg_uphttp *h = arg;
+    char last_id[WG_SSE_ID_MAX + 1] = "";
+    long wait_ms = LISTEN_RETRY_MIN_MS;
+    for (;;) {
+        CURL *c = NULL;
+        if (begin(h, &c, 0))
+            break;
+        struct curl_slist *tail = NULL;
+        struct curl_slist *l = headers(h, "Accept: text/event-stream", 0, &tail);
+        char resume[WG_SSE_ID_MAX + 32];
+        if (l && last_id[0]) {
+            snprintf(resume, sizeof resume, "Last-Event-ID: %s", last_id);
+            struct curl_slist *nl = curl_slist_append(NULL, resume);
+            if (nl) {
+                /* first in the list: the linked configured headers stay last */
+                nl->next = l;
+                l = nl;
+            }
+        }
+        if (!l) {
+            end(h, c, 0);
+            break;
+        }
+        pthread_mutex_lock(&h->mu);
+        int sent_session = h->session[0] != '\0';
+        pthread_mutex_unlock(&h->mu);
+        xfer x = { .h = h, .id = -1 };
+        common_opts(h, c, 0);
+        curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, listen_open);
+        curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, h);
+        curl_easy_setopt(c, CURLOPT_CLOSESOCKETFUNCTION, listen_close);
+        curl_easy_setopt(c, CURLOPT_CLOSESOCKETDATA, h);
+        curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 1L);   /* a socket of its own: listen_open sees it */
+        curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);
+        curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, l);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, &x);
+        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, &x);
+        CURLcode cc = curl_easy_perform(c);
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &x.status);
+        unlink_headers(l, tail);
+        long retry = -1;
+        if (x.sse_ready) {
+            /* resume after the last event seen, when its id is safe to send back */
+            if (session_ok(x.sse.last_id, strlen(x.sse.last_id)))
+                snprintf(last_id, sizeof last_id, "%s", x.sse.last_id);
+            retry = x.sse.retry_ms;
+        }
+        int stop = 0;
+        if (cc == CURLE_ABORTED_BY_CALLBACK || closing(h)) {
+            stop = 1;
+        } else if (x.broken[0]) {
+            (void)went_down(h, x.broken);
+            stop = 1;
+        } else if (cc == CURLE_OK && x.status == 404 && sent_session) {
+            (void)went_down(h, "the session expired (HTTP 404)");
+            stop = 1;
+        } else if (cc == CURLE_OK && x.status >= 300 && x.status < 500) {
+            stop = 1;            /* 405: no GET stream here; others: not one we can use */
+        } else if (cc == CURLE_OK && x.status == 200 && x.kind != BODY_SSE) {
+            stop = 1;
+        } else if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST) {
+            /* the stream broke and the server is not there any more: say so
+             * now rather than at the next call */
+            (void)went_down(h, curl_easy_strerror(cc));
+            stop = 1;
+        }
+        int got_events = x.sse_ready && x.sse.events > 0;
+        end(h, c, 0);
+        xfer_clear(&x);
+        if (stop)
+            break;
+        if (got_events)
+            wait_ms = LISTEN_RETRY_MIN_MS;
+        long w = retry >= 0 ? (retry < 100 ? 100 : retry > LISTEN_RETRY_MAX_MS ? LISTEN_RETRY_MAX_MS : retry)
+                            : wait_ms;
+        if (wait_closing(h, w))
+            break;
+        if (retry < 0)
+            wait_ms = wait_ms * 2 > LISTEN_RETRY_MAX_MS ? LISTEN_RETRY_MAX_MS : wait_ms * 2;
+    }
+    return NULL;
+}
+
+int wg_mcp__uphttp_listen(wg_uphttp *h)
+{
+    pthread_mutex_lock(&h->mu);
+    int busy = h->listening || h->closing;
+    pthread_mutex_unlock(&h->mu);
+    if (busy)
+        return 0;
+    if (pthread_create(&h->listener, NULL, listen_main, h) != 0)
+        return wg_error_set(WG_ENOMEM, "gateway: upstream %s: no thread for the GET stream", h->name);
+    pthread_mutex_lock(&h->mu);
+    h->listening = 1;
+    pthread_mutex_unlock(&h->mu);
+    return 0;
+}
+
 /* ---- the session -------------------------------------------------------- */
 
 int wg_mcp__uphttp_open(wg_uphttp *h, wg_up_resolve_fn resolve, void *resolve_ud)
@@ -574,6 +743,7 @@ void wg_mcp__uphttp_abort(wg_uphttp *h)
         return;
     pthread_mutex_lock(&h->mu);
     h->closing = 1;
+    pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
 }
 
@@ -583,6 +753,15 @@ void wg_mcp__uphttp_close(wg_uphttp *h)
         return;
     pthread_mutex_lock(&h->mu);
     h->closing = 1;
+    pthread_cond_broadcast(&h->cv);
+    if (h->listen_fd != CURL_SOCKET_BAD)
+        shutdown(h->listen_fd, SHUT_RDWR);
+    int listening = h->listening;
+    h->listening = 0;
+    pthread_mutex_unlock(&h->mu);
+    if (listening)
+        pthread_join(h->listener, NULL);
+    pthread_mutex_lock(&h->mu);
     while (h->inflight)
         pthread_cond_wait(&h->cv, &h->mu);
     int had_session = h->session[0] != '\0';
@@ -659,10 +838,15 @@ int wg_mcp__uphttp_new(wg_uphttp **out, const wg_gw_server *s, size_t body_max, 
     if (!h)
         return wg_error_set(WG_ENOMEM, "gateway: out of memory");
     pthread_mutex_init(&h->mu, NULL);
-    pthread_cond_init(&h->cv, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&h->cv, &ca);
+    pthread_condattr_destroy(&ca);
     snprintf(h->name, sizeof h->name, "%s", s->name);
     h->body_max = body_max;
     h->closing = 1;              /* until open */
+    h->listen_fd = CURL_SOCKET_BAD;
     if (hooks)
         h->hooks = *hooks;
     int ok = (h->url = strdup(s->url)) && (h->pairs = calloc(s->npairs + 1, sizeof *h->pairs));

@@ -10,7 +10,8 @@
  * A request is answered by a JSON body or by an SSE stream (mcp/sse.h) that
  * may carry the server's notifications and requests before the response:
  * those go to the message hook; the transfer ends as soon as the response
- * is read. A notification or a response is answered 202.
+ * is read. A notification or a response is answered 202. A GET stream
+ * (listen) carries the server's own messages between requests.
  *
  * What breaks the session (the down hook is called with the reason, and
  * the supervisor starts a new one after its backoff): no connection, a
@@ -25,8 +26,8 @@
  * session id of 1..WG_UPHTTP_SESSION_MAX visible ASCII bytes.
  *
  * Thread-safety: request and send may run from many threads at once (one
- * curl handle each); open and close are the supervisor's (not concurrent
- * with each other). Errors: 0 or WG_E* with wg_error_last(); values of
+ * curl handle each); open, listen and close are the supervisor's (never
+ * concurrent with each other); abort may come from any thread. Errors: 0 or WG_E* with wg_error_last(); values of
  * headers never appear in a message. */
 #ifndef WAGGLE_MCP_UPHTTP_H
 #define WAGGLE_MCP_UPHTTP_H
@@ -69,6 +70,12 @@ int wg_mcp__uphttp_open(wg_uphttp *h, wg_up_resolve_fn resolve, void *resolve_ud
  * WG_EUNAVAILABLE), waits for them, DELETEs the session when there is one,
  * wipes the resolved headers. */
 void wg_mcp__uphttp_close(wg_uphttp *h);
+
+/* Opens the session's GET stream on a thread of its own (after
+ * notifications/initialized): the server's notifications and requests
+ * outside any POST arrive there (message hook). A server without one (405)
+ * is fine. close ends it. Returns 0 or WG_ENOMEM. */
+int wg_mcp__uphttp_listen(wg_uphttp *h);
 
 /* Makes transfers in flight and later ones fail at once (teardown starts). */
 void wg_mcp__uphttp_abort(wg_uphttp *h);

@@ -935,6 +935,10 @@ static int handshake(wg_upstream *u)
     json_decref(u->tools);
     u->tools = tools;
     pthread_mutex_unlock(&u->mu);
+    /* without it, list_changed arrives only inside our POSTs' streams and the
+     * supervisor's timer lists again: not a reason to fail the start */
+    if (u->http)
+        (void)wg_mcp__uphttp_listen(u->http);
     return 0;
 }
 

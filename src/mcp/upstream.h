@@ -24,9 +24,10 @@
  *               30 s of health)
  *   FAILED      WG_UP_GIVEUP starts in a row never became healthy: no more
  *               tries (last_error says why)
- * A url server has no stream of its own to the client (no GET stream): the
- * supervisor lists its tools again every relist_ms while healthy, and at
- * once when a list_changed arrives in the stream of a POST.
+ * A url server's list_changed arrives in a POST's stream or on the
+ * session's GET stream (mcp/uphttp.h); a server without a GET stream (405)
+ * is listed again every relist_ms while healthy, and so is every url
+ * server, which also notices one that went away between calls.
  * The changed callback fires (from the supervisor thread) whenever the tool
  * list a caller would see changes: the upstream became healthy, listed again,
  * or went down. It must not block or call back into the upstream.

@@ -444,15 +444,11 @@ test('waggle serve --gateway: a url server\'s real state in capabilities/status'
     assert.ok(rev.tools >= 10, `rev lists ${rev.tools} tools`);
     assert.equal(rev.source, 'gateway');
     await killProc(up.proc);
+    // no call is made: the session's GET stream breaks and cannot reconnect
     const down = await until('the state after the server stopped', async () => {
       const s = await (await fetch(`${srv.base}/api/capabilities/status`, {
         headers: { Authorization: `Bearer ${srv.token}` } })).json();
       const x = s.mcpServers.find((m) => m.name === 'rev');
-      // nothing tells a url server's client it went away until it asks: the
-      // supervisor lists again every minute, so poke it with a call
-      await fetch(`${srv.base}/api/tools/execute`, { method: 'POST',
-        headers: { Authorization: `Bearer ${srv.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ tool: 'rev__echo', args: { message: 'x' } }) });
       return x.healthy ? null : x;
     });
     assert.notEqual(down.state, 'healthy');

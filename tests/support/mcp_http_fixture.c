@@ -23,7 +23,11 @@ struct wgt_mcphttp {
     struct MHD_Daemon *d;
     char url[64];
     pthread_mutex_t mu;
+    pthread_cond_t cv;         /* an event for a GET stream, or stopping */
     int stopping;
+    char pend[1024];           /* SSE text waiting for the GET stream of pend_session */
+    char pend_session[32];
+    long n_get;
     long n_init, n_list, n_call, n_delete, n_pong, n_cancelled, n_elsewhere, n_404;
     long serial;
     char live[SESSIONS_MAX][32];
@@ -114,7 +118,7 @@ static json_t *text_result(const char *text)
 
 static json_t *tools_list(wgt_mcphttp *s)
 {
-    static const char *const names[] = { "echo", "sse_echo", "ping_me", "change", "big", "bigsse",
+    static const char *const names[] = { "echo", "sse_echo", "ping_me", "change", "change_later", "big", "bigsse",
                                          "badsse", "hang", "expire", "fail500", "redirect" };
     json_t *a = json_array();
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
@@ -219,6 +223,16 @@ static enum MHD_Result call(wgt_mcphttp *s, struct MHD_Connection *c, json_t *id
                  "data: {\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"content\":[]}}\n\n", (long long)nid);
         return reply_sse(c, buf);
     }
+    if (!strcmp(tool, "change_later")) {
+        pthread_mutex_lock(&s->mu);
+        s->extra_tool = 1;
+        snprintf(s->pend, sizeof s->pend, "id: g1\ndata: {\"jsonrpc\":\"2.0\",\"method\":"
+                 "\"notifications/tools/list_changed\"}\n\n");
+        snprintf(s->pend_session, sizeof s->pend_session, "%s", hdr(c, "Mcp-Session-Id"));
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        return reply_json(c, 200, result_msg(id, text_result("later")), NULL);
+    }
     if (!strcmp(tool, "big") || !strcmp(tool, "bigsse")) {
         int sse = !strcmp(tool, "bigsse");
         char *b = malloc(HUGE_BYTES + 64);
@@ -264,6 +278,81 @@ static enum MHD_Result call(wgt_mcphttp *s, struct MHD_Connection *c, json_t *id
     }
     return reply_json(c, 200, json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
                                         -32602, "message", "unknown tool"), NULL);
+}
+
+typedef struct {
+    wgt_mcphttp *s;
+    char session[32];
+    int opened;
+} stream;
+
+/* The GET stream: blocks (its own thread) until an event for its session,
+ * the end of the session, or the server's stop. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    stream *st = cls;
+    wgt_mcphttp *s = st->s;
+    if (!st->opened) {
+        st->opened = 1;
+        static const char hello[] = ": stream open\n\n";
+        memcpy(buf, hello, sizeof hello - 1 < max ? sizeof hello - 1 : max);
+        return (ssize_t)(sizeof hello - 1 < max ? sizeof hello - 1 : max);
+    }
+    for (;;) {
+        if (!session_live(s, st->session, 0))
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        pthread_mutex_lock(&s->mu);
+        if (s->stopping) {
+            pthread_mutex_unlock(&s->mu);
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        }
+        size_t n = strlen(s->pend);
+        if (n && !strcmp(s->pend_session, st->session)) {
+            if (n > max)
+                n = max;
+            memcpy(buf, s->pend, n);
+            memmove(s->pend, s->pend + n, strlen(s->pend + n) + 1);
+            pthread_mutex_unlock(&s->mu);
+            return (ssize_t)n;
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
+static enum MHD_Result get(wgt_mcphttp *s, struct MHD_Connection *c, int allowed)
+{
+    record(s, c, "GET", "/mcp", "");
+    if (!allowed)
+        return reply(c, 405, "text/plain", "no GET stream", 13, NULL, NULL);
+    if (!strstr(hdr(c, "Accept"), "text/event-stream"))
+        problem(s, "a GET without Accept: text/event-stream");
+    if (strcmp(hdr(c, "MCP-Protocol-Version"), "2025-11-25"))
+        problem(s, "a GET without MCP-Protocol-Version: 2025-11-25");
+    const char *sid = hdr(c, "Mcp-Session-Id");
+    if (!session_live(s, sid, 0)) {
+        bump(s, &s->n_404);
+        return reply(c, 404, "text/plain", "no such session", 15, NULL, NULL);
+    }
+    stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return MHD_NO;
+    st->s = s;
+    snprintf(st->session, sizeof st->session, "%s", sid);
+    bump(s, &s->n_get);
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, stream_read, st, free);
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    enum MHD_Result ret = MHD_queue_response(c, 200, r);
+    MHD_destroy_response(r);
+    return ret;
 }
 
 static enum MHD_Result post(wgt_mcphttp *s, struct MHD_Connection *c, conn *k)
@@ -368,8 +457,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         record(s, c, method, url, "");
         return reply(c, 200, "text/plain", "followed", 8, NULL, NULL);
     }
-    if (strcmp(url, "/mcp"))
+    int noget = !strcmp(url, "/mcp-noget");   /* the same server without a GET stream */
+    if (strcmp(url, "/mcp") && !noget)
         return reply(c, 404, "text/plain", "no", 2, NULL, NULL);
+    if (!strcmp(method, "GET"))
+        return get(s, c, !noget);
     if (!strcmp(method, "DELETE")) {
         record(s, c, "DELETE", url, "");
         if (!session_live(s, hdr(c, "Mcp-Session-Id"), 1))
@@ -389,6 +481,7 @@ wgt_mcphttp *wgt_mcphttp_start(void)
     if (!s)
         return NULL;
     pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
     struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO, 0,
@@ -410,8 +503,10 @@ void wgt_mcphttp_stop(wgt_mcphttp *s)
         return;
     pthread_mutex_lock(&s->mu);
     s->stopping = 1;
+    pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
     MHD_stop_daemon(s->d);
+    pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);
     free(s);
 }
@@ -426,7 +521,7 @@ long wgt_mcphttp_count(wgt_mcphttp *s, const char *what)
     const struct { const char *name; long *n; } rows[] = {
         { "initialize", &s->n_init }, { "tools/list", &s->n_list }, { "tools/call", &s->n_call },
         { "delete", &s->n_delete },   { "pong", &s->n_pong },       { "cancelled", &s->n_cancelled },
-        { "elsewhere", &s->n_elsewhere }, { "404", &s->n_404 },
+        { "elsewhere", &s->n_elsewhere }, { "404", &s->n_404 }, { "get", &s->n_get },
     };
     long v = -1;
     pthread_mutex_lock(&s->mu);

@@ -15,6 +15,8 @@
  *             answer the client POSTs is counted ("pong")
  *   change    an SSE body with notifications/tools/list_changed first; the
  *             list gains a tool "extra"
+ *   change_later  a JSON body; the list gains "extra" and the list_changed
+ *             goes out on the session's GET stream
  *   big       a JSON body of 2 MiB
  *   bigsse    an SSE body whose one line is 2 MiB
  *   badsse    an SSE body of garbage events that ends without a response
@@ -22,6 +24,9 @@
  *   expire    forgets the session: 404 to this and every later use of it
  *   fail500   HTTP 500
  *   redirect  HTTP 307 to /elsewhere (a hit there is counted: "elsewhere")
+ * GET /mcp with a live session opens the session's event stream ("get"): a
+ * comment, then what change_later queues; it ends with the session.
+ * /mcp-noget is the same server answering GET with 405.
  * DELETE /mcp with a live session ends it ("delete"). Every protocol
  * violation of the client is recorded (wgt_mcphttp_problem): a missing or
  * wrong Accept / Content-Type, a later message without the session id or
@@ -53,7 +58,7 @@ void wgt_mcphttp_stop(wgt_mcphttp *s);
 const char *wgt_mcphttp_url(const wgt_mcphttp *s);
 
 /* Counters: "initialize", "tools/list", "tools/call", "delete", "pong",
- * "cancelled", "elsewhere", "404". */
+ * "cancelled", "elsewhere", "404", "get". */
 long wgt_mcphttp_count(wgt_mcphttp *s, const char *what);
 /* The first protocol violation, or NULL (borrowed until stop). */
 const char *wgt_mcphttp_problem(wgt_mcphttp *s);

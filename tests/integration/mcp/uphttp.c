@@ -5,16 +5,19 @@
  * vault value, the session id and protocol version after initialize, a
  * DELETE at the end, nothing in the URL), a JSON answer, an SSE answer with
  * a comment, a priming event, a notification and CRLF before a response
- * split over data lines, a ping and a list_changed inside a stream, a body
+ * split over data lines, a ping and a list_changed inside a stream, a
+ * list_changed on the GET stream (and the timer when GET is 405), a body
  * and an event over the limit (the session restarts), a stream of garbage
  * without a response (only the call fails), a hang (timeout, cancelled, the
  * session stays), a 404 for the session (initialize again), a 500 (restart),
  * a redirect (not followed), nobody listening (FAILED), a header value with
  * CR/LF from the vault (refused, the value never shown), and a call in
- * flight when the session breaks (it fails at once). */
+ * flight when the session breaks (it fails at once), and a server gone
+ * between calls (noticed through the GET stream). */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,12 +55,14 @@ static int resolve(void *ud, const char *name, char **value)
     return 0;
 }
 
+static long relist_ms;   /* 0: the default (a minute: never within a test) */
+
 static wg_upstream *start_at(const char *url, wg_gw_pair *pairs, size_t npairs, long backoff)
 {
     wg_gw_server s = { .name = "far", .url = (char *)url, .pairs = pairs, .npairs = npairs,
                        .timeout_ms = 20000 };
     wg_up_options o = { .server = &s, .resolve = resolve, .line_max = 1u << 20, .backoff_min_ms = backoff,
-                        .backoff_max_ms = backoff * 4, .stderr_fd = -1 };
+                        .backoff_max_ms = backoff * 4, .stderr_fd = -1, .relist_ms = relist_ms };
     wg_upstream *u = NULL;
     cr_assert_eq(wg_mcp__up_start(&u, &o), 0, "%s", wg_error_last());
     return u;
@@ -122,7 +127,8 @@ Test(uphttp, sends_what_the_transport_requires_and_deletes_the_session)
     wg_upstream *u = start_healthy();
     wg_up_status st;
     wg_mcp__up_status(u, &st);
-    cr_expect_eq(st.tools, 11, "%zu", st.tools);
+    cr_expect_eq(st.tools, 12, "%zu", st.tools);
+    cr_expect_eq(wait_count("get", 1), 1, "the GET stream opens after initialize");
     json_t *r = NULL;
     cr_assert_eq(call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
     cr_expect_str_eq(first_text(r), "hello");
@@ -133,7 +139,7 @@ Test(uphttp, sends_what_the_transport_requires_and_deletes_the_session)
     cr_expect_eq(wgt_mcphttp_count(fx, "delete"), 1);
     wgt_mcphttp_req log[32];
     size_t n = wgt_mcphttp_requests(fx, log, 32);
-    cr_assert_geq(n, 5, "%zu", n);   /* initialize, initialized, tools/list, tools/call, DELETE */
+    cr_assert_geq(n, 6, "%zu", n);   /* initialize, initialized, tools/list, GET, tools/call, DELETE */
     cr_expect_str_eq(log[0].rpc, "initialize");
     cr_expect_str_eq(log[0].session, "");
     cr_expect_str_eq(log[1].rpc, "notifications/initialized");
@@ -141,6 +147,10 @@ Test(uphttp, sends_what_the_transport_requires_and_deletes_the_session)
         cr_expect_str_eq(log[i].path, "/mcp");
         cr_expect_str_eq(log[i].auth, "Bearer " SECRET, "request %zu", i);
         cr_expect_str_eq(log[i].team, "blue");
+        if (!strcmp(log[i].method, "GET")) {
+            cr_expect_str_eq(log[i].accept, "text/event-stream");
+            cr_expect_str_eq(log[i].session, "fx-session-1");
+        }
         if (strcmp(log[i].method, "POST"))
             continue;
         cr_expect_str_eq(log[i].accept, "application/json, text/event-stream");
@@ -179,11 +189,11 @@ Test(uphttp, a_ping_and_a_list_changed_inside_a_stream)
     cr_assert_eq(call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_up_status st = { 0 };
-    for (int i = 0; i < 1000 && st.tools != 12; i++) {
+    for (int i = 0; i < 1000 && st.tools != 13; i++) {
         wg_mcp__up_status(u, &st);
         sleep_ms(10);
     }
-    cr_expect_eq(st.tools, 12);
+    cr_expect_eq(st.tools, 13);
     json_t *extra = wg_mcp__up_tool(u, "extra");
     cr_expect_not_null(extra);
     json_decref(extra);
@@ -337,5 +347,67 @@ Test(uphttp, calls_in_flight_fail_at_once_when_the_session_breaks)
     cr_expect_eq((intptr_t)rc, WG_EUNAVAILABLE);
     cr_expect_lt(ms, 5000, "%ld ms", ms);
     expect_back(u, 1);
+    wg_mcp__up_free(u);
+}
+
+static unsigned tools_within(wg_upstream *u, size_t want, long ms)
+{
+    wg_up_status st = { 0 };
+    for (long t = 0; t < ms; t += 10) {
+        wg_mcp__up_status(u, &st);
+        if (st.tools == want)
+            break;
+        sleep_ms(10);
+    }
+    return (unsigned)st.tools;
+}
+
+Test(uphttp, list_changed_on_the_get_stream_lists_again)
+{
+    wg_upstream *u = start_healthy();
+    cr_expect_eq(wait_count("get", 1), 1);
+    json_t *r = NULL;
+    cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
+    json_decref(r);
+    cr_expect_eq(tools_within(u, 13, 10000), 13, "the GET stream's list_changed (the timer is a minute)");
+    wg_mcp__up_free(u);
+    cr_expect_null(wgt_mcphttp_problem(fx), "%s", wgt_mcphttp_problem(fx));
+}
+
+Test(uphttp, without_a_get_stream_the_timer_lists_again)
+{
+    char url[96];
+    snprintf(url, sizeof url, "%s-noget", wgt_mcphttp_url(fx));
+    relist_ms = 200;
+    wg_upstream *u = start_at(url, NULL, 0, 10);
+    relist_ms = 0;
+    cr_assert_eq(wg_mcp__up_wait_healthy(u, 20000), 0, "%s", wg_error_last());
+    json_t *r = NULL;
+    cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
+    json_decref(r);
+    cr_expect_eq(tools_within(u, 13, 10000), 13);
+    cr_expect_eq(wgt_mcphttp_count(fx, "get"), 0);
+    wg_up_status st;
+    wg_mcp__up_status(u, &st);
+    cr_expect_eq(st.state, WG_UP_HEALTHY);
+    cr_expect_eq(st.restarts, 0, "a 405 to GET is not a failure");
+    wg_mcp__up_free(u);
+}
+
+Test(uphttp, a_server_gone_between_calls_is_noticed_without_a_call)
+{
+    wg_upstream *u = start_healthy();
+    cr_expect_eq(wait_count("get", 1), 1);
+    wgt_mcphttp_stop(fx);   /* ends the GET stream; nothing listens any more */
+    fx = NULL;
+    wg_up_status st = { 0 };
+    for (int i = 0; i < 1000; i++) {
+        wg_mcp__up_status(u, &st);
+        if (st.state != WG_UP_HEALTHY)
+            break;
+        sleep_ms(10);
+    }
+    cr_expect_neq(st.state, WG_UP_HEALTHY);
+    cr_expect_not_null(strstr(st.last_error, "connect"), "%s", st.last_error);
     wg_mcp__up_free(u);
 }

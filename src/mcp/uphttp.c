@@ -36,6 +36,7 @@ struct wg_uphttp {
     char session[WG_UPHTTP_SESSION_MAX + 1];
     char proto[PROTO_MAX];
     int closing;
+    char why[160];               /* the first reason this session went down, "" */
     unsigned inflight;
     CURL *idle[IDLE_MAX];
     size_t nidle;
@@ -387,6 +388,10 @@ static void xfer_clear(xfer *x)
 
 static int went_down(wg_uphttp *h, const char *why)
 {
+    pthread_mutex_lock(&h->mu);
+    if (!h->why[0])
+        snprintf(h->why, sizeof h->why, "%s", why);
+    pthread_mutex_unlock(&h->mu);
     if (h->hooks.down)
         h->hooks.down(h->hooks.ud, why);
     return wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s went down: %.150s", h->name, why);
@@ -408,8 +413,14 @@ static int judge(wg_uphttp *h, CURL *c, CURLcode cc, const xfer *x, int sent_ses
     char why[160];
     if (x->oom)
         return wg_error_set(WG_ENOMEM, "gateway: out of memory");
-    if (cc == CURLE_ABORTED_BY_CALLBACK || (cc != CURLE_OK && closing(h)))
-        return wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s went down: stopped", h->name);
+    if (cc == CURLE_ABORTED_BY_CALLBACK || (cc != CURLE_OK && closing(h))) {
+        /* cut short by the teardown: say why the session ended (another
+         * transfer saw it first), or that the gateway is stopping */
+        pthread_mutex_lock(&h->mu);
+        snprintf(why, sizeof why, "%s", h->why[0] ? h->why : "stopped");
+        pthread_mutex_unlock(&h->mu);
+        return wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s went down: %s", h->name, why);
+    }
     if (x->broken[0])
         return went_down(h, x->broken);
     if (cc == CURLE_OPERATION_TIMEDOUT) {
@@ -472,7 +483,10 @@ int wg_mcp__uphttp_request(wg_uphttp *h, json_int_t id, const char *method, json
         wg_rpc__parse(&m, x.body, x.len);
         take_message(&x, &m);
     }
-    if (!x.got) {
+    /* a 5xx or a forgotten session breaks the session even when its body is
+     * a well-formed JSON-RPC error for this request */
+    int fatal = cc == CURLE_OK && (x.status >= 500 || (x.status == 404 && sent_session));
+    if (!x.got || fatal) {
         rc = judge(h, c, cc, &x, sent_session, method, timeout_ms);
     } else if (x.resp.error) {
         char msg[160];
@@ -730,7 +744,7 @@ int wg_mcp__uphttp_open(wg_uphttp *h, wg_up_resolve_fn resolve, void *resolve_ud
     pthread_mutex_lock(&h->mu);
     struct curl_slist *old = h->conf;
     h->conf = l;
-    h->session[0] = h->proto[0] = '\0';
+    h->session[0] = h->proto[0] = h->why[0] = '\0';
     h->closing = 0;
     pthread_mutex_unlock(&h->mu);
     wipe_list(old);

@@ -119,7 +119,7 @@ static json_t *text_result(const char *text)
 static json_t *tools_list(wgt_mcphttp *s)
 {
     static const char *const names[] = { "echo", "sse_echo", "ping_me", "change", "change_later", "big", "bigsse",
-                                         "badsse", "hang", "expire", "fail500", "redirect" };
+                                         "badsse", "hang", "expire", "fail500", "fail500rpc", "redirect" };
     json_t *a = json_array();
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         json_t *t = json_pack("{s:s,s:{s:s}}", "name", names[i], "inputSchema", "type", "object");
@@ -271,6 +271,9 @@ static enum MHD_Result call(wgt_mcphttp *s, struct MHD_Connection *c, json_t *id
     }
     if (!strcmp(tool, "fail500"))
         return reply(c, 500, "text/plain", "boom", 4, NULL, NULL);
+    if (!strcmp(tool, "fail500rpc"))   /* a 500 whose body is a JSON-RPC error for the call */
+        return reply_json(c, 500, json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error",
+                                            "code", -32603, "message", "Internal server error"), NULL);
     if (!strcmp(tool, "redirect")) {
         char loc[96];
         snprintf(loc, sizeof loc, "%.*s/elsewhere", (int)(strlen(s->url) - 4), s->url);

@@ -23,6 +23,7 @@
  *   hang      no answer until the server stops (or 20 s)
  *   expire    forgets the session: 404 to this and every later use of it
  *   fail500   HTTP 500
+ *   fail500rpc  HTTP 500 with a JSON-RPC error for the call as its body
  *   redirect  HTTP 307 to /elsewhere (a hit there is counted: "elsewhere")
  * GET /mcp with a live session opens the session's event stream ("get"): a
  * comment, then what change_later queues; it ends with the session.

@@ -127,7 +127,7 @@ Test(uphttp, sends_what_the_transport_requires_and_deletes_the_session)
     wg_upstream *u = start_healthy();
     wg_up_status st;
     wg_mcp__up_status(u, &st);
-    cr_expect_eq(st.tools, 12, "%zu", st.tools);
+    cr_expect_eq(st.tools, 13, "%zu", st.tools);
     cr_expect_eq(wait_count("get", 1), 1, "the GET stream opens after initialize");
     json_t *r = NULL;
     cr_assert_eq(call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
@@ -189,11 +189,11 @@ Test(uphttp, a_ping_and_a_list_changed_inside_a_stream)
     cr_assert_eq(call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_up_status st = { 0 };
-    for (int i = 0; i < 1000 && st.tools != 13; i++) {
+    for (int i = 0; i < 1000 && st.tools != 14; i++) {
         wg_mcp__up_status(u, &st);
         sleep_ms(10);
     }
-    cr_expect_eq(st.tools, 13);
+    cr_expect_eq(st.tools, 14);
     json_t *extra = wg_mcp__up_tool(u, "extra");
     cr_expect_not_null(extra);
     json_decref(extra);
@@ -277,6 +277,9 @@ Test(uphttp, a_500_restarts_with_backoff)
     wg_up_status st;
     wg_mcp__up_status(u, &st);
     cr_expect_not_null(strstr(st.last_error, "HTTP 500"), "%s", st.last_error);
+    /* a 500 whose body is a JSON-RPC error is still a broken server */
+    cr_expect_eq(call(u, "fail500rpc", NULL, 0, &r), WG_EUNAVAILABLE);
+    expect_back(u, 2);
     wg_mcp__up_free(u);
 }
 
@@ -369,7 +372,7 @@ Test(uphttp, list_changed_on_the_get_stream_lists_again)
     json_t *r = NULL;
     cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
-    cr_expect_eq(tools_within(u, 13, 10000), 13, "the GET stream's list_changed (the timer is a minute)");
+    cr_expect_eq(tools_within(u, 14, 10000), 14, "the GET stream's list_changed (the timer is a minute)");
     wg_mcp__up_free(u);
     cr_expect_null(wgt_mcphttp_problem(fx), "%s", wgt_mcphttp_problem(fx));
 }
@@ -385,7 +388,7 @@ Test(uphttp, without_a_get_stream_the_timer_lists_again)
     json_t *r = NULL;
     cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
-    cr_expect_eq(tools_within(u, 13, 10000), 13);
+    cr_expect_eq(tools_within(u, 14, 10000), 14);
     cr_expect_eq(wgt_mcphttp_count(fx, "get"), 0);
     wg_up_status st;
     wg_mcp__up_status(u, &st);

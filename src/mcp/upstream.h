@@ -109,7 +109,9 @@ typedef struct {
 int wg_mcp__up_start(wg_upstream **out, const wg_up_options *o);
 
 /* Stops: closes the child's stdin, SIGTERM then SIGKILL to its process
- * group, fails pending calls, joins the threads, frees. NULL is fine. */
+ * group (a url server: aborts its transfers, DELETEs the session within
+ * WG_UPHTTP_CLOSE_MS), fails pending calls, joins the threads, frees.
+ * NULL is fine. */
 void wg_mcp__up_free(wg_upstream *u);
 
 /* Waits up to ms for HEALTHY or FAILED. Returns 0 when healthy,

@@ -478,7 +478,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return reply(c, 405, "text/plain", "no", 2, NULL, NULL);
 }
 
-wgt_mcphttp *wgt_mcphttp_start(void)
+wgt_mcphttp *wgt_mcphttp_start_tls(const char *cert_pem, const char *key_pem)
 {
     wgt_mcphttp *s = calloc(1, sizeof *s);
     if (!s)
@@ -487,17 +487,31 @@ wgt_mcphttp *wgt_mcphttp_start(void)
     pthread_cond_init(&s->cv, NULL);
     struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO, 0,
-                            NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, s, MHD_OPTION_NOTIFY_COMPLETED, completed, s,
-                            MHD_OPTION_END);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO;
+    if (cert_pem)
+        s->d = MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR,
+                                (struct sockaddr *)&sa, MHD_OPTION_URI_LOG_CALLBACK, uri_log, s,
+                                MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_HTTPS_MEM_CERT, cert_pem,
+                                MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END);
+    else
+        s->d = MHD_start_daemon(flags, 0, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                                MHD_OPTION_URI_LOG_CALLBACK, uri_log, s, MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+                                MHD_OPTION_END);
     if (!s->d) {
+        pthread_cond_destroy(&s->cv);
+        pthread_mutex_destroy(&s->mu);
         free(s);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
-    snprintf(s->url, sizeof s->url, "http://127.0.0.1:%u/mcp", info ? (unsigned)info->port : 0u);
+    snprintf(s->url, sizeof s->url, "%s://127.0.0.1:%u/mcp", cert_pem ? "https" : "http",
+             info ? (unsigned)info->port : 0u);
     return s;
+}
+
+wgt_mcphttp *wgt_mcphttp_start(void)
+{
+    return wgt_mcphttp_start_tls(NULL, NULL);
 }
 
 void wgt_mcphttp_stop(wgt_mcphttp *s)

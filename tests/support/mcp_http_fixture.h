@@ -54,8 +54,11 @@ typedef struct {
 
 /* NULL on failure. */
 wgt_mcphttp *wgt_mcphttp_start(void);
+/* The same over TLS with the given PEM certificate and key (the URL is
+ * then https). NULL on failure. */
+wgt_mcphttp *wgt_mcphttp_start_tls(const char *cert_pem, const char *key_pem);
 void wgt_mcphttp_stop(wgt_mcphttp *s);
-/* "http://127.0.0.1:<port>/mcp" (borrowed). */
+/* "http(s)://127.0.0.1:<port>/mcp" (borrowed). */
 const char *wgt_mcphttp_url(const wgt_mcphttp *s);
 
 /* Counters: "initialize", "tools/list", "tools/call", "delete", "pong",

@@ -12,8 +12,9 @@
  * session stays), a 404 for the session (initialize again), a 500 (restart),
  * a redirect (not followed), nobody listening (FAILED), a header value with
  * CR/LF from the vault (refused, the value never shown), and a call in
- * flight when the session breaks (it fails at once), and a server gone
- * between calls (noticed through the GET stream). */
+ * flight when the session breaks (it fails at once), a server gone
+ * between calls (noticed through the GET stream), and an https server with
+ * a self-signed certificate (refused: TLS is verified). */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mcp/upstream.h"
 #include "mcp_http_fixture.h"
@@ -413,4 +415,60 @@ Test(uphttp, a_server_gone_between_calls_is_noticed_without_a_call)
     cr_expect_neq(st.state, WG_UP_HEALTHY);
     cr_expect_not_null(strstr(st.last_error, "connect"), "%s", st.last_error);
     wg_mcp__up_free(u);
+}
+
+/* A self-signed certificate for 127.0.0.1, made now by openssl (no key is
+ * kept in the tree). 0 when openssl is not there. */
+static int self_signed(char **cert, char **key)
+{
+    char dir[] = "/tmp/wg-uphttp-tls-XXXXXX";
+    if (!mkdtemp(dir))
+        return 0;
+    char cmd[512], cp[128], kp[128];
+    snprintf(cp, sizeof cp, "%s/cert.pem", dir);
+    snprintf(kp, sizeof kp, "%s/key.pem", dir);
+    snprintf(cmd, sizeof cmd, "openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 "
+             "-addext subjectAltName=IP:127.0.0.1 -days 2 -keyout %s -out %s >/dev/null 2>&1", kp, cp);
+    int ok = system(cmd) == 0;
+    FILE *f;
+    *cert = *key = NULL;
+    for (int i = 0; ok && i < 2; i++) {
+        char **dst = i ? key : cert;
+        f = fopen(i ? kp : cp, "rb");
+        if (!f) {
+            ok = 0;
+            break;
+        }
+        *dst = calloc(1, 16384);
+        ok = *dst && fread(*dst, 1, 16383, f) > 0;
+        fclose(f);
+    }
+    unlink(cp);
+    unlink(kp);
+    rmdir(dir);
+    return ok;
+}
+
+Test(uphttp, https_verifies_the_certificate)
+{
+    char *cert = NULL, *key = NULL;
+    if (!self_signed(&cert, &key)) {
+        free(cert);
+        free(key);
+        cr_skip_test("openssl cannot make a test certificate");
+    }
+    wgt_mcphttp *tls = wgt_mcphttp_start_tls(cert, key);
+    cr_assert_not_null(tls);
+    cr_assert_eq(strncmp(wgt_mcphttp_url(tls), "https://", 8), 0);
+    wg_upstream *u = start_at(wgt_mcphttp_url(tls), NULL, 0, 1);
+    cr_expect_eq(wg_mcp__up_wait_healthy(u, 60000), WG_EUNAVAILABLE);
+    wg_up_status st;
+    wg_mcp__up_status(u, &st);
+    cr_expect_eq(st.state, WG_UP_FAILED);
+    cr_expect_not_null(strstr(st.last_error, "SSL"), "%s", st.last_error);
+    cr_expect_eq(wgt_mcphttp_count(tls, "initialize"), 0, "a self-signed server is never spoken to");
+    wg_mcp__up_free(u);
+    wgt_mcphttp_stop(tls);
+    free(cert);
+    free(key);
 }

@@ -19,6 +19,7 @@
 #define IDLE_MAX 4
 #define LISTEN_RETRY_MIN_MS 1000
 #define LISTEN_RETRY_MAX_MS 30000
+#define RESUME_MAX 8              /* GETs that resume one POST's stream */
 #define CTYPE_MAX 128
 #define PROTO_MAX 32
 
@@ -459,9 +460,65 @@ static int judge(wg_uphttp *h, CURL *c, CURLcode cc, const xfer *x, int sent_ses
                         x->kind == BODY_SSE ? " (the event stream ended first)" : "");
 }
 
+static int wait_closing(wg_uphttp *h, long ms);
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* MCP 2025-11-25: a server may end a POST's stream before the response once
+ * it sent an event id (it then expects the client to come back); the client
+ * resumes with GET and Last-Event-ID after the stream's retry. On c, into x
+ * (the awaited id kept, the rest of the answer forgotten). Returns the curl
+ * code of the last GET, or of the POST when nothing was resumed. */
+static CURLcode resume(wg_uphttp *h, CURL *c, xfer *x, CURLcode cc, long deadline)
+{
+    for (int n = 0; n < RESUME_MAX && cc == CURLE_OK && !x->got && x->status == 200 && x->kind == BODY_SSE &&
+                    !x->broken[0] && x->sse_ready && session_ok(x->sse.last_id, strlen(x->sse.last_id));
+         n++) {
+        long left = deadline - now_ms();
+        long wait = x->sse.retry_ms > 0 ? x->sse.retry_ms : 0;
+        if (wait >= left)
+            return CURLE_OPERATION_TIMEDOUT;
+        if (wait && wait_closing(h, wait))
+            return CURLE_ABORTED_BY_CALLBACK;
+        char line[WG_SSE_ID_MAX + 32];
+        snprintf(line, sizeof line, "Last-Event-ID: %s", x->sse.last_id);
+        wg_mcp__sse_clear(&x->sse);
+        x->sse_ready = 0;
+        x->kind = BODY_UNKNOWN;
+        x->status = 0;
+        struct curl_slist *tail = NULL;
+        struct curl_slist *l = headers(h, "Accept: text/event-stream", 0, &tail);
+        struct curl_slist *first = l ? curl_slist_append(NULL, line) : NULL;
+        if (!first) {
+            curl_slist_free_all(l);
+            x->oom = 1;
+            return CURLE_OUT_OF_MEMORY;
+        }
+        first->next = l;
+        curl_easy_reset(c);
+        common_opts(h, c, deadline - now_ms());
+        curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, first);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, x);
+        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, x);
+        cc = curl_easy_perform(c);
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &x->status);
+        unlink_headers(first, tail);
+    }
+    return cc;
+}
+
 int wg_mcp__uphttp_request(wg_uphttp *h, json_int_t id, const char *method, json_t *params, long timeout_ms,
                            json_t **result)
 {
+    long deadline = now_ms() + timeout_ms;
     json_t *req = wg_rpc__request(id, method, params);
     if (!req)
         return wg_error_set(WG_ENOMEM, "gateway: out of memory");
@@ -478,6 +535,7 @@ int wg_mcp__uphttp_request(wg_uphttp *h, json_int_t id, const char *method, json
     xfer x = { .h = h, .id = id };
     CURLcode cc = post(h, c, req, timeout_ms, &x, &x.oom);
     json_decref(req);
+    cc = resume(h, c, &x, cc, deadline);
     if (!x.got && x.kind == BODY_JSON && !x.broken[0] && x.len) {
         wg_rpc_msg m;
         wg_rpc__parse(&m, x.body, x.len);

@@ -10,7 +10,9 @@
  * A request is answered by a JSON body or by an SSE stream (mcp/sse.h) that
  * may carry the server's notifications and requests before the response:
  * those go to the message hook; the transfer ends as soon as the response
- * is read. A notification or a response is answered 202. A GET stream
+ * is read. A stream that ends cleanly before the response, after an event
+ * id, is resumed with GET and Last-Event-ID (at most RESUME_MAX times,
+ * within the call's timeout). A notification or a response is answered 202. A GET stream
  * (listen) carries the server's own messages between requests.
  *
  * What breaks the session (the down hook is called with the reason, and

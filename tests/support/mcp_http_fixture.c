@@ -27,7 +27,8 @@ struct wgt_mcphttp {
     int stopping;
     char pend[1024];           /* SSE text waiting for the GET stream of pend_session */
     char pend_session[32];
-    long n_get;
+    long n_get, n_resumed;
+    char polled[256];          /* the response "poll" owes, sent on a GET with Last-Event-ID: poll-1 */
     long n_init, n_list, n_call, n_delete, n_pong, n_cancelled, n_elsewhere, n_404;
     long serial;
     char live[SESSIONS_MAX][32];
@@ -119,7 +120,7 @@ static json_t *text_result(const char *text)
 static json_t *tools_list(wgt_mcphttp *s)
 {
     static const char *const names[] = { "echo", "sse_echo", "ping_me", "change", "change_later", "big", "bigsse",
-                                         "badsse", "hang", "expire", "fail500", "fail500rpc", "redirect" };
+                                         "badsse", "hang", "expire", "fail500", "fail500rpc", "redirect", "poll" };
     json_t *a = json_array();
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         json_t *t = json_pack("{s:s,s:{s:s}}", "name", names[i], "inputSchema", "type", "object");
@@ -222,6 +223,15 @@ static enum MHD_Result call(wgt_mcphttp *s, struct MHD_Connection *c, json_t *id
                  "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n"
                  "data: {\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"content\":[]}}\n\n", (long long)nid);
         return reply_sse(c, buf);
+    }
+    if (!strcmp(tool, "poll")) {
+        /* 2025-11-25 polling: an event id (and a retry) primes the stream,
+         * which then ends without the response */
+        pthread_mutex_lock(&s->mu);
+        snprintf(s->polled, sizeof s->polled, "id: poll-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":"
+                 "{\"content\":[{\"type\":\"text\",\"text\":\"polled\"}]}}\n\n", (long long)nid);
+        pthread_mutex_unlock(&s->mu);
+        return reply_sse(c, "id: poll-1\nretry: 50\ndata:\n\n");
     }
     if (!strcmp(tool, "change_later")) {
         pthread_mutex_lock(&s->mu);
@@ -344,6 +354,15 @@ static enum MHD_Result get(wgt_mcphttp *s, struct MHD_Connection *c, int allowed
     if (!session_live(s, sid, 0)) {
         bump(s, &s->n_404);
         return reply(c, 404, "text/plain", "no such session", 15, NULL, NULL);
+    }
+    if (!strcmp(hdr(c, "Last-Event-ID"), "poll-1")) {
+        char body[256];
+        pthread_mutex_lock(&s->mu);
+        snprintf(body, sizeof body, "%s", s->polled);
+        s->polled[0] = '\0';
+        s->n_resumed++;
+        pthread_mutex_unlock(&s->mu);
+        return reply_sse(c, body);
     }
     stream *st = calloc(1, sizeof *st);
     if (!st)
@@ -539,6 +558,7 @@ long wgt_mcphttp_count(wgt_mcphttp *s, const char *what)
         { "initialize", &s->n_init }, { "tools/list", &s->n_list }, { "tools/call", &s->n_call },
         { "delete", &s->n_delete },   { "pong", &s->n_pong },       { "cancelled", &s->n_cancelled },
         { "elsewhere", &s->n_elsewhere }, { "404", &s->n_404 }, { "get", &s->n_get },
+        { "resumed", &s->n_resumed },
     };
     long v = -1;
     pthread_mutex_lock(&s->mu);

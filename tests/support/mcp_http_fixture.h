@@ -15,6 +15,9 @@
  *             answer the client POSTs is counted ("pong")
  *   change    an SSE body with notifications/tools/list_changed first; the
  *             list gains a tool "extra"
+ *   poll      an SSE body with only an event id (poll-1) and a retry of
+ *             50 ms, then the end: the response comes on a GET with
+ *             Last-Event-ID: poll-1 ("resumed")
  *   change_later  a JSON body; the list gains "extra" and the list_changed
  *             goes out on the session's GET stream
  *   big       a JSON body of 2 MiB
@@ -62,7 +65,7 @@ void wgt_mcphttp_stop(wgt_mcphttp *s);
 const char *wgt_mcphttp_url(const wgt_mcphttp *s);
 
 /* Counters: "initialize", "tools/list", "tools/call", "delete", "pong",
- * "cancelled", "elsewhere", "404", "get". */
+ * "cancelled", "elsewhere", "404", "get", "resumed". */
 long wgt_mcphttp_count(wgt_mcphttp *s, const char *what);
 /* The first protocol violation, or NULL (borrowed until stop). */
 const char *wgt_mcphttp_problem(wgt_mcphttp *s);

@@ -6,7 +6,8 @@
  * DELETE at the end, nothing in the URL), a JSON answer, an SSE answer with
  * a comment, a priming event, a notification and CRLF before a response
  * split over data lines, a ping and a list_changed inside a stream, a
- * list_changed on the GET stream (and the timer when GET is 405), a body
+ * list_changed on the GET stream (and the timer when GET is 405), a POST
+ * stream that ends after an event id (resumed with GET Last-Event-ID), a body
  * and an event over the limit (the session restarts), a stream of garbage
  * without a response (only the call fails), a hang (timeout, cancelled, the
  * session stays), a 404 for the session (initialize again), a 500 (restart),
@@ -129,7 +130,7 @@ Test(uphttp, sends_what_the_transport_requires_and_deletes_the_session)
     wg_upstream *u = start_healthy();
     wg_up_status st;
     wg_mcp__up_status(u, &st);
-    cr_expect_eq(st.tools, 13, "%zu", st.tools);
+    cr_expect_eq(st.tools, 14, "%zu", st.tools);
     cr_expect_eq(wait_count("get", 1), 1, "the GET stream opens after initialize");
     json_t *r = NULL;
     cr_assert_eq(call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
@@ -191,11 +192,11 @@ Test(uphttp, a_ping_and_a_list_changed_inside_a_stream)
     cr_assert_eq(call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_up_status st = { 0 };
-    for (int i = 0; i < 1000 && st.tools != 14; i++) {
+    for (int i = 0; i < 1000 && st.tools != 15; i++) {
         wg_mcp__up_status(u, &st);
         sleep_ms(10);
     }
-    cr_expect_eq(st.tools, 14);
+    cr_expect_eq(st.tools, 15);
     json_t *extra = wg_mcp__up_tool(u, "extra");
     cr_expect_not_null(extra);
     json_decref(extra);
@@ -374,7 +375,7 @@ Test(uphttp, list_changed_on_the_get_stream_lists_again)
     json_t *r = NULL;
     cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
-    cr_expect_eq(tools_within(u, 14, 10000), 14, "the GET stream's list_changed (the timer is a minute)");
+    cr_expect_eq(tools_within(u, 15, 10000), 15, "the GET stream's list_changed (the timer is a minute)");
     wg_mcp__up_free(u);
     cr_expect_null(wgt_mcphttp_problem(fx), "%s", wgt_mcphttp_problem(fx));
 }
@@ -390,7 +391,7 @@ Test(uphttp, without_a_get_stream_the_timer_lists_again)
     json_t *r = NULL;
     cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
-    cr_expect_eq(tools_within(u, 14, 10000), 14);
+    cr_expect_eq(tools_within(u, 15, 10000), 15);
     cr_expect_eq(wgt_mcphttp_count(fx, "get"), 0);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
@@ -471,4 +472,19 @@ Test(uphttp, https_verifies_the_certificate)
     wgt_mcphttp_stop(tls);
     free(cert);
     free(key);
+}
+
+Test(uphttp, a_stream_ended_after_an_event_id_is_resumed_with_get)
+{
+    wg_upstream *u = start_healthy();
+    json_t *r = NULL;
+    cr_assert_eq(call(u, "poll", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(first_text(r), "polled");
+    json_decref(r);
+    cr_expect_eq(wgt_mcphttp_count(fx, "resumed"), 1);
+    wg_up_status st;
+    wg_mcp__up_status(u, &st);
+    cr_expect_eq(st.restarts, 0);
+    wg_mcp__up_free(u);
+    cr_expect_null(wgt_mcphttp_problem(fx), "%s", wgt_mcphttp_problem(fx));
 }

@@ -75,11 +75,12 @@ static const char *first_text(const json_t *content)
     return NULL;
 }
 
-static int p_run(void *ctx, const char *tool, const json_t *args, json_t **result)
+static int p_run_progress(void *ctx, const char *tool, const json_t *args, wg_tool_progress_fn progress,
+                          void *pud, json_t **result)
 {
     gw_server *s = ctx;
     json_t *r = NULL;
-    int rc = wg_mcp__up_call(s->u, tool, args, 0, &r);
+    int rc = wg_mcp__up_call_progress(s->u, tool, args, 0, progress, pud, &r);
     if (rc < 0) {
         char why[400];
         const char *m = wg_error_last();
@@ -116,6 +117,11 @@ static int p_run(void *ctx, const char *tool, const json_t *args, json_t **resul
         return wg_error_set(WG_ENOMEM, "out of memory");
     *result = res;
     return 0;
+}
+
+static int p_run(void *ctx, const char *tool, const json_t *args, json_t **result)
+{
+    return p_run_progress(ctx, tool, args, NULL, NULL, result);
 }
 
 /* ---- lifecycle ------------------------------------------------------------------- */
@@ -199,6 +205,7 @@ int wg_mcp__gateway_start(wg_gateway **out, wg_engine *e, const wg_gw_config *cf
         p.list = p_list;
         p.classify = p_classify;
         p.run = p_run;
+        p.run_progress = p_run_progress;   /* upstream notifications/progress reach the client */
         rc = wg_engine_add_provider(e, &p);
     }
     if (rc < 0) {

@@ -39,6 +39,15 @@ static const char *const STATE_NAMES[] = {
 #define HEALTHY_RESET_MS 30000
 #define WRITE_SLICE_MS 100
 
+/* A call that asked the upstream for progress: its notifications/progress
+ * with this token go to fn (under mu; fn must not block or call back in). */
+typedef struct watcher {
+    struct watcher *next;
+    json_int_t token;
+    wg_up_progress_fn fn;
+    void *ud;
+} watcher;
+
 typedef struct pending {
     struct pending *next;
     json_int_t id;
@@ -78,6 +87,8 @@ struct wg_upstream {
     json_t *tools;
     wg_up_status st;
 
+    watcher *watch;          /* calls waiting for their progress */
+    json_int_t next_token;
     wg_uphttp *http;         /* a url server's transport; NULL for a command */
     int live;                /* a process runs / a session is open */
 };
@@ -236,6 +247,28 @@ static void on_response(wg_upstream *u, const wg_rpc_msg *m)
 
 static int send_msg(wg_upstream *u, const json_t *msg, long deadline);
 
+/* notifications/progress {progressToken, progress, total?, message?}: to the
+ * call that gave the token, if it still waits. Any other token, or a
+ * malformed one, is dropped. The message is cut to printable ASCII. */
+static void on_progress(wg_upstream *u, const json_t *params)
+{
+    const json_t *tok = json_object_get(params, "progressToken");
+    const json_t *done = json_object_get(params, "progress");
+    if (!json_is_integer(tok) || !json_is_number(done))
+        return;
+    const json_t *total = json_object_get(params, "total");
+    char msg[161];
+    wg_mcp__up_sanitize(msg, sizeof msg, json_string_value(json_object_get(params, "message")));
+    pthread_mutex_lock(&u->mu);
+    for (watcher *w = u->watch; w; w = w->next)
+        if (w->token == json_integer_value(tok)) {
+            w->fn(w->ud, json_number_value(done), json_is_number(total) ? json_number_value(total) : -1,
+                  msg[0] ? msg : NULL);
+            break;
+        }
+    pthread_mutex_unlock(&u->mu);
+}
+
 /* A message from the upstream (a line of the child, or one from an event
  * stream that is not the response its request waits for). */
 static void on_msg(wg_upstream *u, const wg_rpc_msg *mp)
@@ -249,6 +282,8 @@ static void on_msg(wg_upstream *u, const wg_rpc_msg *mp)
             u->relist = 1;
             pthread_cond_broadcast(&u->cv);
             pthread_mutex_unlock(&u->mu);
+        } else if (!strcmp(m.method, "notifications/progress")) {
+            on_progress(u, m.params);
         }
     } else if (m.kind == WG_RPC_REQUEST) {
         /* The gateway declares no client capabilities: ping only. */
@@ -454,17 +489,40 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
 int wg_mcp__up_call(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
                     json_t **result)
 {
+    return wg_mcp__up_call_progress(u, name, args, timeout_ms, NULL, NULL, result);
+}
+
+int wg_mcp__up_call_progress(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
+                             wg_up_progress_fn progress, void *ud, json_t **result)
+{
     if (!u || !name || !result || (args && !json_is_object(args)))
         return wg_error_set(WG_EINVAL, "gateway: a tool call needs a name and object arguments");
     pthread_mutex_lock(&u->mu);
     int healthy = u->st.state == WG_UP_HEALTHY;
+    watcher w = { .fn = progress, .ud = ud };
+    if (healthy && progress) {
+        w.token = ++u->next_token;
+        w.next = u->watch;
+        u->watch = &w;
+    }
     pthread_mutex_unlock(&u->mu);
     if (!healthy)
         return wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s is not healthy", u->name);
     json_t *params = json_pack("{s:s,s:o}", "name", name, "arguments",
                                args ? json_deep_copy(args) : json_object());
+    if (params && progress)
+        json_object_set_new(params, "_meta", json_pack("{s:I}", "progressToken", w.token));
     json_t *r = NULL;
     int rc = wg_mcp__up_request(u, "tools/call", params, timeout_ms, &r);
+    if (progress) {
+        pthread_mutex_lock(&u->mu);
+        for (watcher **wp = &u->watch; *wp; wp = &(*wp)->next)
+            if (*wp == &w) {
+                *wp = w.next;
+                break;
+            }
+        pthread_mutex_unlock(&u->mu);
+    }
     if (rc)
         return rc;
     if (!json_is_object(r)) {

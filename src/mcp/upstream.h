@@ -138,6 +138,16 @@ json_t *wg_mcp__up_tool(wg_upstream *u, const char *name);
 int wg_mcp__up_call(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
                     json_t **result);
 
+/* As wg_mcp__up_call, asking the upstream for progress: the call carries
+ * _meta.progressToken (a number unique to this upstream), and each
+ * notifications/progress with it calls progress(ud, done, total or -1,
+ * message or NULL; printable ASCII, at most 160 bytes) from the reader
+ * thread, under the upstream's lock, until this returns: progress must not
+ * block or call into the upstream. progress NULL: no token is sent. */
+typedef void (*wg_up_progress_fn)(void *ud, double done, double total, const char *message);
+int wg_mcp__up_call_progress(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
+                             wg_up_progress_fn progress, void *ud, json_t **result);
+
 /* Any request (the supervisor's handshake and lists use it). *result new. */
 int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long timeout_ms,
                        json_t **result);

@@ -6,7 +6,7 @@
 // with the approval id) and runs at yolo, every call is in the audit log, a
 // vault: env value reaches the child and waggle's own environment does not,
 // content types (text, image, embedded resource, resource links, structured
-// content) pass through, an upstream killed mid-call fails that call with the
+// content) pass through, an upstream's progress reaches the client, an upstream killed mid-call fails that call with the
 // reason, a killed upstream is restarted (the client is told through
 // tools/list_changed and a tool error in between), and under waggle serve
 // --gateway the capabilities status is real and approvals run in-process.
@@ -116,6 +116,25 @@ test('a read runs silently and is audited', async () => {
     assert.equal(g.isError, false, textOf(g));
     assert.equal(auditCount(dir, 'approval_requested'), 0);
     assert.equal(auditCount(dir, 'provider_call'), 2);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('an upstream\'s progress reaches the client as notifications/progress', async () => {
+  const { dir, cfg } = setup();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const progress = [];
+    const r = await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 1.2, steps: 4 } },
+      undefined, { onprogress: (p) => progress.push(p) });
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(textOf(r), /Long running operation completed/);
+    const upstream = progress.filter((p) => /ev__trigger-long-running-operation: \d of 4/.test(p.message || ''));
+    assert.ok(upstream.length >= 3, JSON.stringify(progress));
+    for (let i = 1; i < progress.length; i++)
+      assert.ok(progress[i].progress > progress[i - 1].progress, 'progress only grows');
   } finally {
     await client.close();
     removeDir(dir);
@@ -396,6 +415,23 @@ test('a url server: tools listed with the prefix, a read runs silently, an unkno
     assert.equal(auditCount(dir, 'approval_requested'), 1);
     assert.equal(auditCount(dir, 'provider_call'), 2);
     assert.ok(auditCount(dir, 'vault_read') >= 1, 'the header value came from the vault');
+  } finally {
+    await client.close();
+    await killProc(up.proc);
+    removeDir(dir);
+  }
+});
+
+test('a url server\'s progress, sent in its POST stream, reaches the client', async () => {
+  const { dir, cfg, up } = await setupRemote();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const progress = [];
+    const r = await client.callTool({ name: 'rev__trigger-long-running-operation', arguments: { duration: 1.2, steps: 4 } },
+      undefined, { onprogress: (p) => progress.push(p) });
+    assert.equal(r.isError, false, textOf(r));
+    const upstream = progress.filter((p) => /rev__trigger-long-running-operation: \d of 4/.test(p.message || ''));
+    assert.ok(upstream.length >= 3, JSON.stringify(progress));
   } finally {
     await client.close();
     await killProc(up.proc);

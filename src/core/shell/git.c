@@ -174,6 +174,34 @@ static int git_bad_option(const char *t)
            strncmp(t, "--textconv", 10) == 0;
 }
 
+/* `git config [--global|--show-origin|-f FILE|…] KEY`: one key and no
+ * value is the old spelling of --get. Any other option, a second operand
+ * (the value) or an expansion is a change. */
+static int git_config_reads_one_key(const sh_view *v, int j)
+{
+    static const char *const flags[] = {
+        "--global", "--system", "--local", "--worktree", "--show-origin", "--show-scope", "--bool",
+        "--int", "--bool-or-int", "--path", "--expiry-date", "-z", "--null", "--includes",
+        "--no-includes", NULL,
+    };
+    static const char *const with_value[] = { "-f", "--file", "--blob", "--type", "--default", NULL };
+    int keys = 0;
+    for (int k = j; k < v->end; k++) {
+        const char *t = W(k);
+        if (FL(k) & SH_W_OPAQUE)
+            return 0;
+        if (in_set(t, flags) || strncmp(t, "--type=", 7) == 0 || strncmp(t, "--file=", 7) == 0)
+            continue;
+        if (in_set(t, with_value) && k + 1 < v->end) {
+            k++;
+            continue;
+        }
+        if (t[0] == '-' || ++keys > 1)
+            return 0;
+    }
+    return keys == 1;
+}
+
 static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
 {
     int operands = 0, list = 0;
@@ -183,6 +211,8 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             if (strncmp(W(k), "--get", 5) == 0 || strcmp(W(k), "--list") == 0 ||
                 strcmp(W(k), "-l") == 0)
                 return;
+        if (git_config_reads_one_key(v, j))
+            return;
         int unset = 0;
         for (int k = j; k < v->end; k++) {
             unset |= strncmp(W(k), "--unset", 7) == 0 || strncmp(W(k), "--remove", 8) == 0;
@@ -212,7 +242,8 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             sh_verdict(cx, bad ? WG_SHELL_DESTRUCTIVE : WG_SHELL_RISKY,
                        bad ? "bash.git_destructive" : "bash.git", "git ", sub, " changes the repository",
                        v->via);
-        } else if (strcmp(sub, "stash") == 0 && j >= v->end) {
+        } else if (strcmp(sub, "stash") == 0 && (j >= v->end || W(j)[0] == '-')) {
+            /* git stash, git stash -u: push with options */
             sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git stash ", "changes the working tree",
                        NULL, v->via);
         }

@@ -288,6 +288,7 @@ static const char *const Q_xmlstarlet[] = {
     "unesc", "ed", "edit", NULL,
 };
 static const char *const B_xmlstarlet[] = { "-L", "--inplace", NULL };
+static const char *const B_iconv[] = { "-o", "--output", NULL };
 static const char *const Q_7z[] = { "l", "t", "i", "h", NULL };
 static const char *const Q_unrar[] = { "l", "lt", "lta", "lb", "t", "v", "vt", "vta", "vb", NULL };
 static const char *const Q_ruff[] = {
@@ -336,6 +337,7 @@ static const query_spec queries[] = {
     { "gzip", NULL, B_compress, 0, 0, N_compress, 0 },
     { "helm", Q_helm, B_none, 0, 0, NULL, 0 },
     { "hostnamectl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "iconv", NULL, B_iconv, 0, 0, NULL, 0 },
     { "ip", Q_ip, B_ip, 1, 0, NULL, 0 },
     { "journalctl", NULL, B_journalctl, 0, 0, NULL, 0 },
     { "kubectl", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },

@@ -112,8 +112,8 @@ def render(names):
     out.append(' * n = length, a = first four bytes, c = last four (little-endian; for')
     out.append(' * n < 4 both are bytes 0, n/2, n-1), h = ((a ^ SEED) * K_A) ^ (c * K_C) ^')
     out.append(' * (n * K_N), h ^= h >> 16, d = prog_disp[h >> 24], slot = ((h ^ d * MIX_D)')
-    out.append(' * * MIX_X) >> %d; prog_slot[slot] is 1 + the row or 0, prog_key[row] the' % (32 - SLOT_BITS))
-    out.append(' * row\'s n, a and c. */')
+    out.append(' * * MIX_X) >> %d; prog_slot[slot] holds the a, c, 1 + row and n of' % (32 - SLOT_BITS))
+    out.append(' * its name (row 0: empty): a lookup reads one slot. */')
     out.append('#define SH_PROG_SEED %du' % seed)
     out.append('#define SH_PROG_K_A 0x%08Xu' % K_A)
     out.append('#define SH_PROG_K_C 0x%08Xu' % K_C)
@@ -128,17 +128,12 @@ def render(names):
         out.append('    ' + ' '.join('%d,' % d for d in disp[k:k + 16]))
     out.append('};')
     out.append('')
-    out.append('static const uint16_t prog_slot[%d] = {' % SLOTS)
+    out.append('static const struct { uint32_t a, c; uint16_t row; uint8_t n; } prog_slot[%d] = {' % SLOTS)
     for s, r in enumerate(slot):
         if r:
+            n, a, c = words(names[r - 1])
             name = names[r - 1].replace('*/', '*?')
-            out.append('    [%d] = %d,   /* %s */' % (s, r, name))
-    out.append('};')
-    out.append('')
-    out.append('static const struct { uint32_t a, c; uint8_t n; } prog_key[%d] = {' % len(names))
-    for name in names:
-        n, a, c = words(name)
-        out.append('    { 0x%08Xu, 0x%08Xu, %d },   /* %s */' % (a, c, n, name.replace('*/', '*?')))
+            out.append('    [%d] = { 0x%08Xu, 0x%08Xu, %d, %d },   /* %s */' % (s, a, c, r, n, name))
     out.append('};')
     return '\n'.join(out) + '\n'
 

@@ -580,14 +580,13 @@ const sh_program *sh_program_find(const char *name, size_t n)
     uint32_t h = ((a ^ SH_PROG_SEED) * SH_PROG_K_A) ^ (c * SH_PROG_K_C) ^ ((uint32_t)n * SH_PROG_K_N);
     h ^= h >> 16;
     uint32_t x = (h ^ (uint32_t)prog_disp[h >> 24] * SH_PROG_MIX_D) * SH_PROG_MIX_X;
-    unsigned row = prog_slot[x >> SH_PROG_SLOT_SHIFT];
-    if (row == 0)
+    const unsigned slot = x >> SH_PROG_SLOT_SHIFT;
+    if (prog_slot[slot].n != n || prog_slot[slot].a != a || prog_slot[slot].c != c)
+        return NULL;                    /* an empty slot has n 0 */
+    const sh_program *p = &programs[prog_slot[slot].row - 1];
+    if (n > 8 && memcmp(name + 4, p->name + 4, n - 8) != 0)
         return NULL;
-    row--;
-    if (prog_key[row].n != n || prog_key[row].a != a || prog_key[row].c != c ||
-        (n > 8 && memcmp(name + 4, programs[row].name + 4, n - 8) != 0))
-        return NULL;
-    return &programs[row];
+    return p;
 }
 
 int sh_programs_sorted(void)

@@ -604,7 +604,7 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             return;                     /* loop header: its words are data */
         }
     }
-    while (i < v->end && memchr(sh_wtext(c, i), '=', c->w[i].len)) {
+    while (i < v->end && sh_has_byte(sh_wtext(c, i), c->w[i].len, '=')) {
         size_t k;
         if (sh_assignment_name(c, i)) {
             sh_check_assignment(cx, v, i);

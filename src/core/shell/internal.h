@@ -489,6 +489,15 @@ static inline int sh_streq(const char *s, const char *lit)
     }
     return *s == *lit;
 }
+/* memchr(s, ch, n) != NULL without a library call, for the few bytes of
+ * one word (the program word is checked for '=' on every command). */
+static inline int sh_has_byte(const char *s, size_t n, char ch)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ch)
+            return 1;
+    return 0;
+}
 /* Length needed to join words [from, to) with spaces (join_words in the rule files). */
 size_t sh_words_len(const sh_cmd *c, int from, int to);
 int sh_weq(const sh_cmd *c, int i, const char *lit);

@@ -1733,7 +1733,7 @@ static inline __attribute__((always_inline)) int add_word(lx *L)
             /* the common cases: an argument, or a program word that is no
              * reserved word */
             if (c->nw == L->lead + L->nassign && is_name_start(L->s[w->raw_off]) &&
-                memchr(L->s + w->raw_off, '=', w->raw_len) && looks_assignment(L, w))
+                sh_has_byte(L->s + w->raw_off, w->raw_len, '=') && looks_assignment(L, w))
                 L->nassign++;
             c->nw++;
             a->wtop++;
@@ -2107,7 +2107,7 @@ static int plain_command(sh_ctx *cx, const char *s, size_t n, const char *via)
             break;
         start = i + 1;
     }
-    if (memchr(s, '=', w[0].len))
+    if (sh_has_byte(s, w[0].len, '='))
         return 1;                       /* maybe an assignment: the long way */
     char *text = ar->text + t0;
     memcpy(text, s, n);

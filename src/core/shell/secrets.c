@@ -292,9 +292,12 @@ static const char *word_secret(const sh_cmd *c, const sh_word *w)
 {
     const char *t = c->text + w->off;
     if (t[0] == '-') {
-        /* an option names no file, unless it carries one: --file=PATH */
-        const char *eq = memchr(t, '=', w->len);
-        return eq ? sh_secret_path(eq + 1, w->len - (size_t)(eq + 1 - t)) : NULL;
+        /* an option names no file, unless it carries one: --file=PATH
+         * (looked for inline: most options are a few bytes) */
+        for (size_t i = 1; i < w->len; i++)
+            if (t[i] == '=')
+                return sh_secret_path(t + i + 1, w->len - i - 1);
+        return NULL;
     }
     return sh_secret_path(t, w->len);
 }

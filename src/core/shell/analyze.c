@@ -601,8 +601,11 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         }
         i++;
     }
-    if (i >= v->end)
+    if (i >= v->end) {
+        if (c->nr > 0 && v->i == 0)
+            sh_check_secret_reads(cx, v, "a loop or group");  /* done < .env, } < key.pem */
         return;
+    }
 
     const sh_word *pw = &c->w[i];
     const char *pt = sh_wtext(c, i);

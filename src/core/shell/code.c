@@ -44,6 +44,12 @@ static const char *const rm_names[] = {    /* recursive only with a `recursive` 
 static const char *const home_names[] = {
     "expanduser", "homedir", "home", "userprofile", "gethomedir", "home_dir", "homepath",
 };
+/* decoders: an exec-like call of decoded text runs a command nobody can read */
+static const char *const decode_names[] = {
+    "b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "decodestring", "atob",
+    "decode64", "base64_decode", "frombase64string", "unhexlify", "hex2bin", "gzinflate",
+    "gzdecode", "gzuncompress", "str_rot13", "decompress", "urlsafe_b64decode", "unpack1",
+};
 static const char *const fork_names[] = {
     "fork", "pcntl_fork", "spawn", "spawnsync", "execsync", "popen", "system", "thread",
 };
@@ -61,7 +67,7 @@ static int in_names(const char *t, const char *const *set, size_t n)
 #define IN(t, set) in_names((t), (set), sizeof (set) / sizeof *(set))
 
 typedef struct {
-    int exec, rmtree, rm, recursive, home, fork, loop, backtick;
+    int exec, rmtree, rm, recursive, home, fork, loop, backtick, decode;
     int crit_target;            /* a literal names /, ~ or a system directory */
 } code_facts;
 
@@ -80,6 +86,19 @@ static void literal(code_facts *f, const char *s, size_t n, int cwd)
         f->crit_target = 1;
     if (n == 1 && s[0] == '~')
         f->crit_target = 1;
+    if (n == 4 && memcmp(s, "HOME", 4) == 0)
+        f->home = 1;                    /* ENV["HOME"], getenv("HOME"), os.environ['HOME'] */
+}
+
+/* Appends text to the joined literals with the pending glue. */
+static size_t put(char *out, size_t k, size_t cap, char *glue, const char *t, size_t n)
+{
+    if (k > 0 && *glue && k < cap)
+        out[k++] = *glue;
+    for (size_t m = 0; m < n && k < cap; m++)
+        out[k++] = t[m];
+    *glue = '\n';
+    return k;
 }
 
 /* Reads code once: facts into *f, literals joined into out (cap bytes;
@@ -89,6 +108,7 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
 {
     size_t k = 0, i = 0;
     char glue = '\n';
+    int argglue = -1;           /* glue of the argument list being read (',' or '+'), across names */
     while (i < n) {
         char c = s[i];
         if (c == '\'' || c == '"' || c == '`') {
@@ -102,6 +122,14 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             }
             size_t len = i - b;
             literal(f, s + b, len, cwd);
+            if (len == 4 && memcmp(s + b, "HOME", 4) == 0) {
+                glue = argglue >= 0 ? (char)argglue : '\n';
+                k = put(out, k, cap, &glue, "~", 1);    /* the home directory, as a word */
+                argglue = -1;
+                i += i < n;
+                continue;
+            }
+            argglue = -1;
             if (k > 0 && glue && k < cap)
                 out[k++] = glue;
             for (size_t m = 0; m < len && k < cap; m++) {
@@ -119,8 +147,11 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
         if (c == '+' || c == '.' || c == '~' || c == '<') {
             if (glue == '\n' && k > 0)
                 glue = 0;               /* 'a' + 'b', "a" . "b", 'a' .. 'b' */
+            if (c == '+' && k > 0)
+                argglue = 0;
         } else if (c == ',') {
             glue = ' ';                 /* ['rm', '-rf', '/'] */
+            argglue = k > 0 ? ' ' : -1;
         } else if (ident_byte(c) && c != '-') {
             char tok[32];
             size_t t = 0;
@@ -135,7 +166,16 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             f->rm |= IN(tok, rm_names);
             f->recursive |= strcmp(tok, "recursive") == 0 || strcmp(tok, "recurse") == 0 ||
                             strcmp(tok, "rf") == 0;
-            f->home |= IN(tok, home_names);
+            if (IN(tok, home_names)) {
+                f->home = 1;
+                if (argglue >= 0) {     /* system "rm", "-rf", Dir.home: the home directory is an argument */
+                    glue = (char)argglue;
+                    k = put(out, k, cap, &glue, "~", 1);
+                    argglue = -1;
+                    continue;
+                }
+            }
+            f->decode |= IN(tok, decode_names);
             f->fork |= IN(tok, fork_names);
             f->loop |= IN(tok, loop_names);
             if (glue != '\n' && k > 0)
@@ -143,6 +183,7 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             continue;
         } else if (c != ' ' && c != '\t' && c != '(' && c != ')' && c != '[' && c != ']') {
             glue = '\n';
+            argglue = -1;
         }
         i++;
     }
@@ -167,6 +208,10 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
         rule = "critical.fork_bomb";
     } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
         why = "deletes a directory tree at /, the home directory or a system directory";
+    }
+    if (!why && (f.exec || f.backtick) && f.decode) {
+        why = "runs a command it decodes at run time (base64, hex, ...), text nobody can read here";
+        rule = "critical.shell_unseen_text";
     }
     if (why) {
         sh_scratch_release(cx, mark);

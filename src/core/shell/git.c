@@ -175,9 +175,35 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             if (strncmp(W(k), "--get", 5) == 0 || strcmp(W(k), "--list") == 0 ||
                 strcmp(W(k), "-l") == 0)
                 return;
+        /* git config get|list, git config KEY: reads one value */
+        static const char *const with_value[] = { "-f", "--file", "--blob", "--type", "--default",
+                                                  "--comment", NULL };
+        static const char *const writes[] = { "--add", "--replace-all", "--unset", "--unset-all",
+                                              "--rename-section", "--remove-section", "-e", "--edit",
+                                              "set", "unset", "edit", "rename-section",
+                                              "remove-section", NULL };
+        int operands = 0, written = 0;
+        for (int k = j; k < v->end; k++) {
+            if (in_set(W(k), with_value)) {
+                k++;
+                continue;
+            }
+            written |= in_set(W(k), writes) || (FL(k) & SH_W_OPAQUE);
+            operands += W(k)[0] != '-';
+        }
+        if (!written && j < v->end && (strcmp(W(j), "get") == 0 || strcmp(W(j), "list") == 0))
+            return;
+        if (!written && operands == 1)
+            return;
         int unset = 0;
         for (int k = j; k < v->end; k++) {
             unset |= strncmp(W(k), "--unset", 7) == 0 || strncmp(W(k), "--remove", 8) == 0;
+            if (in_set(W(k), with_value)) {
+                k++;                    /* git config -f ~/.gitconfig core.pager ... */
+                continue;
+            }
+            if (strcmp(W(k), "set") == 0)
+                continue;               /* git config set KEY VALUE (git 2.46) */
             if (W(k)[0] == '-')
                 continue;
             if (!unset && k + 1 < v->end && sh_git_exec_key(W(k), v->c->w[k].len)) {

@@ -123,7 +123,7 @@ int sh_version_query(const sh_view *v)
 {
     static const char *const forms[] = {
         "--version", "-V", "-v", "-version", "version", "-dumpversion", "-dumpmachine",
-        "--help", "-h", "-help", "help", NULL,
+        "--help", "-h", "-help", "help", "-vV", NULL,
     };
     if (v->end - v->i != 2 || (FL(v->i + 1) & SH_W_OPAQUE))
         return 0;
@@ -228,6 +228,28 @@ static const char *const Q_openssl[] = {
 };
 static const char *const B_openssl[] = { "-out", "-keyout", "-signkey", "-passout", "-CAkey", NULL };
 static const char *const B_none[] = { NULL };
+/* gate6 round: everyday queries of package, GPU, key and mount tools */
+static const char *const Q_conda[] = { "list", "info", "env list", "search", "config --show", NULL };
+static const char *const Q_dotnet[] = { "--info", "--list-sdks", "--list-runtimes", "--version", NULL };
+static const char *const Q_gpg[] = {
+    "--list-keys", "-k", "--list-public-keys", "--list-secret-keys", "-K", "--fingerprint",
+    "--list-sigs", "--check-sigs", "--verify", "--list-packets", NULL,
+};
+static const char *const B_gpg[] = { "--output", "-o", "--export-secret-keys", "--export-secret-subkeys",
+                                     "--delete-keys", "--delete-secret-keys", "--import", "--send-keys", NULL };
+static const char *const B_iconv[] = { "-o", "--output", NULL };
+static const char *const Q_ldconfig[] = { "-p", "--print-cache", NULL };
+static const char *const Q_mount[] = { "-l", "--show-labels", NULL };
+static const char *const Q_nvsmi[] = { "-L", "--list-gpus", "-q", "--query", "topo", NULL };
+static const char *const Q_pipx[] = { "list", "environment", NULL };
+static const char *const Q_rustup[] = {
+    "show", "which", "toolchain list", "target list", "component list", "--version", NULL,
+};
+static const char *const Q_snap[] = { "list", "info", "version", "find", "services", "connections",
+                                      "changes", NULL };
+/* ssh-keygen -l (fingerprint), -F (look up known_hosts), -L (show a certificate) */
+static const char *const Q_sshkeygen[] = { "-l", "-lf", "-lv", "-lvf", "-F", "-L", "-Lf", "-E", NULL };
+static const char *const B_sshkeygen[] = { "-R", "-H", "-p", "-c", "-N", "-P", "-y", "-s", "-t", NULL };
 
 static const query_spec queries[] = {
     { "apt", Q_apt, B_none, 0, 0 },
@@ -235,24 +257,35 @@ static const query_spec queries[] = {
     { "arp", Q_arp, B_none, 0, 1 },
     { "brew", Q_brew, B_none, 0, 0 },
     { "cargo", Q_cargo, B_none, 1, 0 },
+    { "conda", Q_conda, B_none, 1, 0 },
     { "docker", Q_docker, B_none, 1, 0 },
+    { "dotnet", Q_dotnet, B_none, 1, 0 },
     { "dpkg", Q_dpkg, B_none, 0, 0 },
     { "go", Q_go, B_go, 1, 0 },
+    { "gpg", Q_gpg, B_gpg, 0, 0 },
     { "helm", Q_helm, B_none, 0, 0 },
     { "hostnamectl", Q_ctl, B_none, 0, 1 },
+    { "iconv", NULL, B_iconv, 0, 0 },
     { "ip", Q_ip, B_ip, 1, 0 },
     { "journalctl", NULL, B_journalctl, 0, 0 },
     { "kubectl", Q_kubectl, B_kubectl, 1, 0 },
+    { "ldconfig", Q_ldconfig, B_none, 0, 0 },
     { "loginctl", Q_ctl, B_none, 0, 1 },
+    { "mount", Q_mount, B_none, 0, 1 },
     { "nerdctl", Q_docker, B_none, 1, 0 },
     { "networkctl", Q_ctl, B_none, 0, 1 },
     { "nmcli", Q_nmcli, B_nmcli, 0, 1 },
     { "npm", Q_npm, B_none, 1, 0 },
+    { "nvidia-smi", Q_nvsmi, B_none, 0, 1 },
     { "oc", Q_kubectl, B_kubectl, 1, 0 },
     { "openssl", Q_openssl, B_openssl, 0, 0 },
+    { "pipx", Q_pipx, B_none, 1, 0 },
     { "podman", Q_docker, B_none, 1, 0 },
     { "resolvectl", Q_resolvectl, B_none, 0, 1 },
     { "rpm", Q_rpm, B_none, 0, 0 },
+    { "rustup", Q_rustup, B_none, 1, 0 },
+    { "snap", Q_snap, B_none, 1, 0 },
+    { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0 },
     { "systemctl", Q_systemctl, B_none, 0, 0 },
     { "terraform", Q_terraform, B_none, 1, 0 },
     { "timedatectl", Q_ctl, B_none, 0, 1 },
@@ -285,6 +318,74 @@ static int bad_option(const sh_view *v, const char *const *bad)
     return 0;
 }
 
+/* A host path bind-mounted into a container: the root (-v /:/host,
+ * --volume=/:/mnt, --mount type=bind,source=/,target=/h). */
+static int mounts_host_root(const char *t)
+{
+    const char *src = strncmp(t, "source=/", 8) == 0 ? t + 7 : NULL;
+    const char *s = strstr(t, ",source=/");
+    if (!s)
+        s = strstr(t, ",src=/");
+    if (s)
+        src = strchr(s, '=') + 1;
+    if (!src)
+        src = t;
+    if (src[0] != '/')
+        return 0;
+    while (*src == '/')
+        src++;
+    return *src == ':' || *src == ',' || *src == '\0';
+}
+
+/* docker run --privileged, -v /:/host, --pid=host, --cap-add=ALL|SYS_ADMIN;
+ * kubectl debug node/NAME: root on the host, whatever the container runs
+ * (rule critical.privilege). 1 when it gave that verdict. */
+static int container_escape(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int kube = strcmp(p->name, "kubectl") == 0 || strcmp(p->name, "oc") == 0;
+    int runs = 0;
+    if (!kube && strcmp(p->name, "docker") != 0 && strcmp(p->name, "podman") != 0 &&
+        strcmp(p->name, "nerdctl") != 0)
+        return 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (kube) {
+            if (strcmp(t, "debug") == 0)
+                runs = 1;
+            else if (runs && (strncmp(t, "node/", 5) == 0 || strncmp(t, "nodes/", 6) == 0))
+                goto escape;
+            continue;
+        }
+        if (!runs) {
+            runs = strcmp(t, "run") == 0 || strcmp(t, "create") == 0 || strcmp(t, "exec") == 0;
+            continue;
+        }
+        if (t[0] != '-')
+            break;                      /* the image: what follows is the container's command */
+        const char *val = strchr(t, '=');
+        val = val ? val + 1 : (j + 1 < v->end ? W(j + 1) : "");
+        if (strcmp(t, "--privileged") == 0 || strcmp(t, "--privileged=true") == 0)
+            goto escape;
+        if ((strcmp(t, "-v") == 0 || strncmp(t, "--volume", 8) == 0 || strncmp(t, "--mount", 7) == 0) &&
+            mounts_host_root(val))
+            goto escape;
+        if (strncmp(t, "-v/", 3) == 0 && mounts_host_root(t + 2))
+            goto escape;
+        if ((strncmp(t, "--pid", 5) == 0 || strncmp(t, "--userns", 8) == 0) && strcmp(val, "host") == 0)
+            goto escape;
+        if (strncmp(t, "--cap-add", 9) == 0 && (strcasecmp(val, "ALL") == 0 || strcasecmp(val, "SYS_ADMIN") == 0 ||
+                                                strcasecmp(val, "CAP_SYS_ADMIN") == 0))
+            goto escape;
+    }
+    return 0;
+escape:
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
+               kube ? " debug node/... runs a root shell on a cluster node"
+                    : " runs a container with root access to the host (privileged, host root mounted or host PID)",
+               NULL, v->via);
+    return 1;
+}
+
 void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     const query_spec *q = NULL;
@@ -294,8 +395,13 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (!q || sh_version_query(v) || (q->bare_reads && v->end - v->i == 1))
         return;
     int opaque = 0;
-    for (int j = v->i + 1; j < v->end; j++)
-        opaque |= (FL(j) & SH_W_OPAQUE) != 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        /* ~/x is a path, not hidden text */
+        int home = t[0] == SH_MARK && t[1] == SH_K_HOME && !(FL(j) & ~(SH_W_EXP | SH_W_QUOTED)) &&
+                   !memchr(t + 2, SH_MARK, v->c->w[j].len - 2);
+        opaque |= (FL(j) & SH_W_OPAQUE) != 0 && !home;
+    }
     if (!opaque && !bad_option(v, q->bad)) {
         if (!q->read)
             return;                     /* every form reads (journalctl) */
@@ -308,6 +414,8 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 break;
         }
     }
+    if (q->launches && container_escape(cx, v, p))
+        return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
                " with these arguments may change the system or run commands", NULL, v->via);
     if (q->launches)

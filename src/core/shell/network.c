@@ -198,6 +198,16 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
             if (!o)
                 continue;
         }
+        if (arg && arg == W(j) && (FL(j) & (SH_W_CMDSUB | SH_W_PROCSUB)) && !data_opt) {
+            data = 1;                   /* -H "Authorization: $(cat token)": a command's output sent */
+            data_opt = t;
+        }
+        if (arg && !scheme) {
+            const char *sep = strstr(arg, "://");   /* --url file:///etc/passwd */
+            if (sep && sep > arg && !(sep - arg == 4 && strncasecmp(arg, "http", 4) == 0) &&
+                !(sep - arg == 5 && strncasecmp(arg, "https", 5) == 0) && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+.-") == (size_t)(sep - arg))
+                scheme = arg;
+        }
         if (arg && arg[0] == '@' && o->kind != K_DATA && o->kind != K_CRED) {
             data = 1;                   /* -H @file, -w @file: a local file's text */
             data_opt = t;
@@ -333,6 +343,20 @@ void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     if (sh_version_query(v))
         return;
+    /* nc -e /bin/sh, ncat -c bash, socat TCP:h:p EXEC:/bin/bash: hands a
+     * shell to whoever is at the other end (a reverse or bind shell) */
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        int exec_opt = strcmp(t, "-e") == 0 || strcmp(t, "-c") == 0 || strncmp(t, "--exec", 6) == 0 ||
+                       strncmp(t, "--sh-exec", 9) == 0 || strncmp(t, "--lua-exec", 10) == 0;
+        int socat_exec = strcmp(p->name, "socat") == 0 &&
+                         (strncasecmp(t, "EXEC:", 5) == 0 || strncasecmp(t, "SYSTEM:", 7) == 0);
+        if ((exec_opt && strcmp(p->name, "ssh") != 0 && strcmp(p->name, "scp") != 0 &&
+             strcmp(p->name, "rsync") != 0 && strcmp(p->name, "sftp") != 0) || socat_exec) {
+            sh_unseen(cx, v, p->name, " gives a program (a shell) to a network connection");
+            return;
+        }
+    }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                " opens a network connection that can send local data", NULL, v->via);
     /* ssh HOST 'CMD', ssh HOST sudo reboot: the remote command */

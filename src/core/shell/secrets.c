@@ -467,8 +467,28 @@ void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (strcmp(prog, "printenv") == 0) {
         /* bare printenv stays silent: reference vector 12.1 #6 pins it
          * (docs/gate.md); printenv TOKEN prints a secret */
-        for (int j = v->i + 1; j < v->end; j++)
-            dump |= secret_var_name(c->text + c->w[j].off, c->w[j].len);
+        int operands = 0, opts = 0;
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = c->text + c->w[j].off;
+            dump |= secret_var_name(t, c->w[j].len);
+            if (t[0] == '-' && strcmp(t, "--help") != 0 && strcmp(t, "--version") != 0)
+                opts++;
+            else
+                operands++;
+        }
+        dump |= opts > 0 && operands == 0;      /* printenv -0: every variable */
+    } else if (strcmp(prog, "compgen") == 0) {
+        /* compgen -v | while read v; do echo "$v=${!v}"; done: the names of
+         * every variable handed on to a loop that prints their values */
+        int vars = 0;
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = c->text + c->w[j].off;
+            vars |= (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "ve")) ||
+                    ((strcmp(t, "variable") == 0 || strcmp(t, "export") == 0) && j > v->i + 1 &&
+                     strcmp(c->text + c->w[j - 1].off, "-A") == 0);
+        }
+        dump = vars && (c->piped_out || (v->via && (strcmp(v->via, "inside $(...)") == 0 ||
+                                                    strcmp(v->via, "inside `...`") == 0)));
     } else if (strcmp(prog, "set") == 0) {
         dump = v->end - v->i == 1;
     } else if (strcmp(prog, "ps") == 0) {

@@ -133,7 +133,7 @@ void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p)
  * so the known never-autopass commands are looked for token by token. */
 static const char *win_scan(const char *s, size_t n)
 {
-    char tok[8][48];
+    char tok[8][128];
     int nt = 0, piped = 0;
     size_t i = 0;
     const char *crit = NULL;
@@ -146,8 +146,22 @@ static const char *win_scan(const char *s, size_t n)
             if (f < nt) {
                 const char *cmd = tok[f];
                 int rec = 0, root = 0, reg = 0, del = 0;
-                int fetch = 0, runas = 0;
+                int fetch = 0, runas = 0, runkey = 0, create = 0;
                 for (int k = f + 1; k < nt; k++) {
+                    if (k + 1 < nt && !root) {
+                        /* "C:\Program Files" arrives as two words: join them again */
+                        char two[2 * sizeof tok[0]];
+                        size_t a = strlen(tok[k]), b = strlen(tok[k + 1]);
+                        memcpy(two, tok[k], a);
+                        two[a] = ' ';
+                        memcpy(two + a + 1, tok[k + 1], b + 1);
+                        root |= sh_is_windows_critical(two, a + 1 + b);
+                    }
+                    runkey |= strstr(tok[k], "\\currentversion\\run") != NULL ||
+                              strstr(tok[k], "\\winlogon") != NULL ||
+                              strstr(tok[k], "\\image file execution options") != NULL;
+                    create |= strcmp(tok[k], "/create") == 0 || strcmp(tok[k], "add") == 0 ||
+                              strcmp(tok[k], "import") == 0;
                     rec |= strcmp(tok[k], "/s") == 0 || strncmp(tok[k], "-r", 2) == 0;
                     root |= sh_is_drive_root(tok[k], strlen(tok[k])) || strcmp(tok[k], "/") == 0 ||
                             sh_is_windows_critical(tok[k], strlen(tok[k])) || strcmp(tok[k], "~") == 0;
@@ -177,6 +191,11 @@ static const char *win_scan(const char *s, size_t n)
                          strcmp(cmd, "initialize-disk") == 0 || strcmp(cmd, "remove-partition") == 0 ||
                          strcmp(cmd, "diskpart") == 0)
                     crit = "formats or wipes a disk";
+                else if ((strcmp(cmd, "reg") == 0 && create && runkey) ||
+                         (strcmp(cmd, "schtasks") == 0 && create) ||
+                         (strcmp(cmd, "new-itemproperty") == 0 && runkey) ||
+                         (strcmp(cmd, "set-itemproperty") == 0 && runkey))
+                    crit = "adds a program that runs at every logon or on a schedule (Run key, scheduled task)";
                 else if ((strcmp(cmd, "reg") == 0 && del) ||
                          (strcmp(cmd, "remove-item") == 0 && reg))
                     crit = "deletes registry keys";
@@ -240,7 +259,9 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_scratch_release(cx, mark);
     if (crit) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name, " ", crit, v->via);
-        if (strstr(crit, "registry"))
+        if (strstr(crit, "logon"))
+            cx->out->rule = "critical.persistence";
+        else if (strstr(crit, "registry"))
             cx->out->rule = "critical.registry_delete";
         else if (strstr(crit, "format") || strstr(crit, "wipes"))
             cx->out->rule = "critical.disk_format";

@@ -130,13 +130,20 @@ void sh_rule_writer(sh_ctx *cx, const sh_view *v, const sh_program *p)
     int last = -1, append = 0;
     for (int j = v->i + 1; j < v->end; j++) {
         if (is_opt(v, j)) {
-            append |= strcmp(p->name, "tee") == 0 && (short_has(W(j), 'a') || long_is(W(j), "append", 2));
+            append |= (strcmp(p->name, "tee") == 0 || strcmp(p->name, "sponge") == 0) &&
+                      (short_has(W(j), 'a') || long_is(W(j), "append", 2));
             continue;
         }
-        if (last_only)
+        if (last_only) {
             last = j;
-        else
+        } else if (v->tree && v->placeholder >= SH_T_SYSTEM && strstr(W(j), "{}")) {
+            /* find / -exec truncate -s0 {} +: every file of the tree emptied */
+            sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(v->placeholder), p->name,
+                       " overwrites every file under ", sh_target_phrase(v->placeholder), v->via);
+            return;
+        } else {
             sh_check_write_mode(cx, v, &v->c->w[j], p->name, append);
+        }
     }
     if (last >= 0) {
         sh_check_write(cx, v, &v->c->w[last], p->name);

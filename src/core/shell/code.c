@@ -49,6 +49,7 @@ static const char *const decode_names[] = {
     "b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "decodestring", "atob",
     "decode64", "base64_decode", "frombase64string", "unhexlify", "hex2bin", "gzinflate",
     "gzdecode", "gzuncompress", "str_rot13", "decompress", "urlsafe_b64decode", "unpack1",
+    "fromhex",
 };
 static const char *const fork_names[] = {
     "fork", "pcntl_fork", "spawn", "spawnsync", "execsync", "popen", "system", "thread",
@@ -88,6 +89,8 @@ static void literal(code_facts *f, const char *s, size_t n, int cwd)
         f->crit_target = 1;
     if (n == 4 && memcmp(s, "HOME", 4) == 0)
         f->home = 1;                    /* ENV["HOME"], getenv("HOME"), os.environ['HOME'] */
+    if ((n == 6 && memcmp(s, "base64", 6) == 0) || (n == 3 && memcmp(s, "hex", 3) == 0))
+        f->decode = 1;                  /* Buffer.from(x, 'base64'), .decode('hex') */
 }
 
 /* Appends text to the joined literals with the pending glue. */

@@ -230,7 +230,9 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             sh_verdict(cx, bad ? WG_SHELL_DESTRUCTIVE : WG_SHELL_RISKY,
                        bad ? "bash.git_destructive" : "bash.git", "git ", sub, " changes the repository",
                        v->via);
-        } else if (strcmp(sub, "stash") == 0 && j >= v->end) {
+        } else if (strcmp(sub, "stash") == 0 &&
+                   (j >= v->end || (strcmp(W(j), "list") != 0 && strcmp(W(j), "show") != 0))) {
+            /* git stash -u, git stash -m msg: options alone are `stash push` */
             sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git stash ", "changes the working tree",
                        NULL, v->via);
         }

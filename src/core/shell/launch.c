@@ -40,8 +40,8 @@ static int scriptish(const char *s, size_t n)
 
 static void probe_text(sh_ctx *cx, const char *s, size_t n)
 {
-    while (n > 0 && (*s == '!' || *s == ':' || *s == ' '))
-        s++, n--;                       /* vim's :!cmd, gdb's shell cmd is a word */
+    while (n > 0 && (*s == '!' || *s == ':' || *s == ' ' || *s == '+'))
+        s++, n--;                       /* vim's :!cmd and +!cmd, gdb's shell cmd is a word */
     if (n == 0)
         return;
     cx->probes++;
@@ -390,7 +390,7 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     const query_spec *q = NULL;
     for (size_t k = 0; k < sizeof queries / sizeof *queries && !q; k++)
-        if (strcmp(queries[k].prog, p->name) == 0)
+        if (queries[k].prog[0] == p->name[0] && strcmp(queries[k].prog, p->name) == 0)
             q = &queries[k];
     if (!q || sh_version_query(v) || (q->bare_reads && v->end - v->i == 1))
         return;

@@ -294,6 +294,12 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if ((t[1] != '-' && strpbrk(t + 1, "cemprE")) || strcmp(t, "--eval") == 0 ||
             strcmp(t, "--print") == 0) {
             code = 1;
+            if (!t[2] && j + 1 < v->end && W(j + 1)[0] == SH_MARK && W(j + 1)[1] == SH_K_CMDSUB &&
+                t[1] != 'm') {
+                /* python3 -c "$(curl -fsSL URL)": code nobody here can read */
+                sh_unseen(cx, v, p->name, " runs code produced by a command ($(...))");
+                return;
+            }
             for (int k = j + (t[2] && t[1] != '-' ? 0 : 1); k < v->end && k <= j + 1; k++)
                 if (k > j || t[2])
                     if (sh_code_signal(cx, v, p->name, k > j ? W(k) : t + 2,

@@ -163,8 +163,17 @@ static const char *win_scan(const char *s, size_t n)
                     create |= strcmp(tok[k], "/create") == 0 || strcmp(tok[k], "add") == 0 ||
                               strcmp(tok[k], "import") == 0;
                     rec |= strcmp(tok[k], "/s") == 0 || strncmp(tok[k], "-r", 2) == 0;
+                    size_t tl = strlen(tok[k]);
+                    /* C:\Windows\*.*, C:\Windows\* (C:Windows* once bash took the
+                     * backslashes): every file of C:\Windows */
+                    if (tl > 3 && strcmp(tok[k] + tl - 3, "*.*") == 0)
+                        tl -= 3;
+                    else if (tl > 1 && tok[k][tl - 1] == '*')
+                        tl -= 1;
+                    if (tl > 3 && (tok[k][tl - 1] == '\\' || tok[k][tl - 1] == '/'))
+                        tl--;
                     root |= sh_is_drive_root(tok[k], strlen(tok[k])) || strcmp(tok[k], "/") == 0 ||
-                            sh_is_windows_critical(tok[k], strlen(tok[k])) || strcmp(tok[k], "~") == 0;
+                            sh_is_windows_critical(tok[k], tl) || strcmp(tok[k], "~") == 0;
                     fetch |= strncmp(tok[k], "irm", 3) == 0 || strncmp(tok[k], "iwr", 3) == 0 ||
                              strstr(tok[k], "downloadstring") != NULL || strncmp(tok[k], "invoke-web", 10) == 0 ||
                              strncmp(tok[k], "invoke-rest", 11) == 0 || strstr(tok[k], "webclient") != NULL;

@@ -185,9 +185,19 @@ static int harmless_program_value(const sh_view *v, int i, size_t k)
         return 0;
     if (n == 0)
         return 1;
-    if (memchr(val, ' ', n) || memchr(val, ';', n) || memchr(val, '|', n) || memchr(val, '&', n))
-        return 0;
-    const sh_program *p = sh_program_lookup(val, n);
+    /* the program, then only plain options: GIT_PAGER='less -FRX' */
+    size_t prog = 0;
+    while (prog < n && val[prog] != ' ')
+        prog++;
+    for (size_t q = prog; q < n; q++) {
+        char ch = val[q];
+        /* no o/O/k: less -oFILE writes its input to FILE, -k reads a key file */
+        int plain = (ch >= 'a' && ch <= 'z' && ch != 'o' && ch != 'k') ||
+                    (ch >= 'A' && ch <= 'Z' && ch != 'O') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '=';
+        if (ch == ' ' ? q + 1 >= n || val[q + 1] != '-' : !plain)
+            return 0;
+    }
+    const sh_program *p = sh_program_lookup(val, prog);
     return p && p->cls == SH_P_SAFE;
 }
 

@@ -352,6 +352,32 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     case G_VERBS:
         if (j < v->end && in_set(W(j), g->forbid))
             return;
+        if (strcmp(sub, "submodule") == 0) {
+            /* git submodule [--quiet] foreach [--recursive] CMD: sh runs CMD in every submodule */
+            int k = j;
+            while (k < v->end && W(k)[0] == '-')
+                k++;
+            if (k < v->end && strcmp(W(k), "foreach") == 0) {
+                k++;
+                while (k < v->end && W(k)[0] == '-')
+                    k++;
+                if (k >= v->end) {
+                    sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git submodule foreach ",
+                               "without a command", NULL, v->via);
+                    return;
+                }
+                size_t len;
+                uint32_t mark;
+                char *buf = sh_join_scratch(cx, v, k, v->end, &len, &mark);
+                if (!buf) {
+                    sh_unseen(cx, v, "git submodule foreach", " runs text it cannot see");
+                    return;
+                }
+                sh_run_script(cx, buf, len, "inside git submodule foreach");
+                sh_scratch_release(cx, mark);
+                return;
+            }
+        }
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " changes the repository", v->via);
         return;
     case G_DESTRUCTIVE:

@@ -505,6 +505,8 @@ void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p)
         cx->cwd = SH_CWD_ROOT;
     else if (cls == SH_T_HOME)
         cx->cwd = SH_CWD_HOME;
+    else if (strcmp(W(j), "..") == 0 || strcmp(W(j), "../") == 0)
+        cx->cwd = SH_CWD_OPAQUE;        /* the project's parent: ~ itself when the project is ~/proj */
     else
         cx->cwd = SH_CWD_PROJECT;
 }

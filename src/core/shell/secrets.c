@@ -103,6 +103,7 @@ static const secret_row suffix_rows[] = {
     { BASENAME_SUFFIX, ".pfx", 4,                  "a key store" },
     { BASENAME_SUFFIX, ".tfstate", 8,              "Terraform state (secrets in plain text)" },
     { BASENAME_SUFFIX, ".tfstate.backup", 15,       "Terraform state (secrets in plain text)" },
+    { BASENAME_SUFFIX, "_history", 8,              "a shell, database or REPL history (typed passwords and tokens)" },
 };
 
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a

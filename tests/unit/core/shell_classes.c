@@ -500,3 +500,20 @@ Test(shell_classes, code_from_a_substitution_stash_options_and_windows_wildcards
     shellt_expect("cmd /c del /f /s /q C:\\Windows\\*", CRIT, "critical.windows_drive_delete");
     shellt_expect("cmd /c del /q build\\*", DESTR, "bash.windows_shell");
 }
+
+Test(shell_classes, parent_directory_histories_submodule_foreach_and_pager_options)
+{
+    shellt_expect("cd .. && rm -rf *", CRIT, "critical.rm_unseen");   /* the home directory when the project is ~/proj */
+    shellt_expect("cd .. && cd .. && rm -rf ./*", CRIT, "critical.rm_unseen");
+    shellt_expect("cd .. && rm -rf build", DESTR, "bash.rm_recursive");
+    shellt_expect("cd .. && ls -la", SAFE, NULL);
+    shellt_expect("cat ~/.local/share/fish/fish_history", RISKY, "bash.reads_secret");
+    shellt_expect("tail ~/.node_repl_history", RISKY, "bash.reads_secret");
+    shellt_expect("cat docs/history.md", SAFE, NULL);
+    shellt_expect("git submodule foreach git status -s", SAFE, NULL);
+    shellt_expect("git submodule foreach --recursive 'rm -rf ~'", CRIT, "critical.rm_home");
+    shellt_expect("git submodule foreach 'git pull'", RISKY, NULL);
+    shellt_expect("GIT_PAGER='less -FRX' git log", SAFE, NULL);
+    shellt_expect("GIT_PAGER='less -o log.txt' git log", RISKY, "bash.env_assignment");
+    shellt_expect("PAGER='sh -c id' git log", RISKY, "bash.env_assignment");
+}

@@ -379,7 +379,7 @@ WG_EXTERN int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_en
  * wg_engine_approve, from any number of threads at once: they must be
  * thread-safe. prefix and the function pointers are copied; ctx is borrowed
  * and must outlive the engine (or be valid until wg_engine_free). */
-#define WG_TOOL_PROVIDER_VERSION 1
+#define WG_TOOL_PROVIDER_VERSION 2        /* 2 added run_progress; 1 is still accepted */
 #define WG_ENGINE_PROVIDERS_MAX 64
 #define WG_TOOL_PREFIX_MAX 64              /* bytes of a prefix */
 
@@ -390,6 +390,15 @@ typedef struct wg_tool_verdict {
     const char *shell;                     /* borrowed from args: a shell command, or NULL */
     const char *shell_key;                 /* the argument it came from, or NULL */
 } wg_tool_verdict;
+
+/* What a provider reports while it runs a call (version 2): done so far,
+ * total (< 0: not known), message (may be NULL; borrowed for the call). It
+ * may be called from any of the provider's threads until run_progress
+ * returns, never after; it does not block: the engine turns it into a step
+ * event of the call (at most WG_ENGINE_PROGRESS_MAX per call, 100 ms apart),
+ * which an MCP client that asked for progress sees as notifications/progress. */
+typedef void (*wg_tool_progress_fn)(void *pud, double done, double total, const char *message);
+#define WG_ENGINE_PROGRESS_MAX 256
 
 typedef struct wg_tool_provider {
     unsigned int version;                  /* WG_TOOL_PROVIDER_VERSION */
@@ -405,13 +414,18 @@ typedef struct wg_tool_provider {
      * (an MCP content array a face may pass through). Returns 0, or WG_E*
      * with the reason (the call failed, nothing to show). */
     int (*run)(void *ctx, const char *tool, const json_t *args, json_t **result);
+    /* Version 2, optional (NULL: run is used): run, reporting progress
+     * through progress(pud, ...) while the call runs. */
+    int (*run_progress)(void *ctx, const char *tool, const json_t *args,
+                        wg_tool_progress_fn progress, void *pud, json_t **result);
 } wg_tool_provider;
 
 #define WG_TOOL_PROVIDER_INIT { .version = WG_TOOL_PROVIDER_VERSION }
 
 /* Adds a provider. Call before the engine is shared between threads (like
  * opening it). Returns 0; WG_EINVAL (bad version, prefix or a NULL
- * callback), WG_EEXISTS (the prefix is taken), WG_EBUSY (WG_ENGINE_PROVIDERS_MAX). */
+ * callback), WG_EEXISTS (the prefix is taken), WG_EBUSY (WG_ENGINE_PROVIDERS_MAX).
+ * A version 1 provider (without run_progress) is read up to run. */
 WG_EXTERN int wg_engine_add_provider(wg_engine *e, const wg_tool_provider *p);
 /* 1 when tool is <prefix>__<something> of an added provider (whether or
  * not the provider lists it now: wg_engine_execute then says why not). */

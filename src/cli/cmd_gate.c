@@ -184,7 +184,9 @@ typedef struct {
 
 /* An agent's name for a tool (Bash, Write, mcp__github__create_issue, ...)
  * is decided by the hook rules on the engine's gate; a name nobody knows is
- * tool.unknown unless --unknown-tools allow (issue #14 §4). The library and
+ * tool.unknown unless --unknown-tools allow (issue #14 §4); an unknown tool
+ * that carries a shell command (command, cmd, script) whose command is
+ * never-autopass is critical at every level, allowed or not. The library and
  * HTTP keep the spec's rule (not gated); this is the CLI face's. args may be
  * NULL ({}), or a line of --batch input to read them from (line_len > 0). */
 static void resolve_name(wg_gate_decision *d, const gate_face *g, const char *tool,
@@ -192,15 +194,8 @@ static void resolve_name(wg_gate_decision *d, const gate_face *g, const char *to
 {
     if (!d->rule || strcmp(d->rule, "tool.not_gated") != 0 || wg_hook_tool_is_known_ungated(tool))
         return;
-    char server[128], action[128];
     wg_hook_policy p = g->policy;
     p.level = d->level;
-    if (!wg_hook_alias_find(p.agent, tool) &&
-        !wg_hook_mcp_split(p.agent, tool, server, sizeof server, action, sizeof action)) {
-        if (!p.unknown_allow)
-            wg_hook_mark_unknown(d, tool);
-        return;
-    }
     json_t *owned = NULL;
     if (line_len) {
         owned = json_loadb(line, line_len, JSON_REJECT_DUPLICATES, NULL);
@@ -209,10 +204,12 @@ static void resolve_name(wg_gate_decision *d, const gate_face *g, const char *to
     const wg_gate *gate = NULL;
     char cwd[4096];
     wg_hook_verdict v;
-    if (wg_engine_gate(&gate, g->engine) == 0 &&
+    if (wg_engine_gate(&gate, g->engine) != 0 ||
         wg_hook_decide(&v, gate, &p, tool, json_is_object(args) ? args : NULL, NULL,
-                       getcwd(cwd, sizeof cwd)) == 0)
-        *d = v.d;
+                       getcwd(cwd, sizeof cwd)) != 0)
+        wg_hook_mark_unknown(d, tool);  /* cannot decide: it asks */
+    else if (!(v.unknown && p.unknown_allow))
+        *d = v.d;                       /* allowed unknown tools stay tool.not_gated */
     json_decref(owned);
 }
 

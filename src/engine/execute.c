@@ -16,9 +16,11 @@
 #include "waggle/catalog_tools.h"
 #include "waggle/error.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef enum { TOOL_CONNECTOR, TOOL_CAPABILITY, TOOL_CATALOG, TOOL_KVARK, TOOL_PROVIDER } tool_kind;
 
@@ -246,9 +248,56 @@ static json_t *text_result(char *text, int as_json)
     return r;
 }
 
+/* A provider's progress, relayed as step events of the call. The provider
+ * may call from its own threads while run_progress runs: one lock, a count
+ * and a 100 ms spacing bound what reaches the bus and the MCP client. */
+typedef struct progress_relay {
+    wg_engine *e;
+    const wg_engine_ctx *ctx;
+    const call_view *v;
+    pthread_mutex_t mu;
+    unsigned sent;
+    struct timespec last;
+} progress_relay;
+
+static void relay_progress(void *pud, double done, double total, const char *message)
+{
+    progress_relay *r = pud;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    pthread_mutex_lock(&r->mu);
+    long long gap_ms = (long long)(now.tv_sec - r->last.tv_sec) * 1000 +
+                       (now.tv_nsec - r->last.tv_nsec) / 1000000;
+    if (r->sent >= WG_ENGINE_PROGRESS_MAX || (r->sent > 0 && gap_ms < 100)) {
+        pthread_mutex_unlock(&r->mu);
+        return;
+    }
+    r->sent++;
+    r->last = now;
+    char msg[161] = "";
+    for (size_t i = 0, k = 0; message && message[i] && k + 1 < sizeof msg; i++)
+        if ((unsigned char)message[i] >= 0x20 && (unsigned char)message[i] < 0x7f)
+            msg[k++] = message[i], msg[k] = '\0';      /* printable ASCII only, cut */
+    char content[WG_ENGINE_TOOL_MAX + 256];
+    if (total > 0)
+        snprintf(content, sizeof content, "… %s: %.0f of %.0f%s%s", r->v->tool, done, total,
+                 msg[0] ? ": " : "", msg);
+    else
+        snprintf(content, sizeof content, "… %s: %.0f%s%s", r->v->tool, done, msg[0] ? ": " : "", msg);
+    json_t *d = event_base(r->v);
+    json_object_set_new(d, "content", json_string(content));
+    json_object_set_new(d, "progress", json_real(done));
+    if (total > 0)
+        json_object_set_new(d, "total", json_real(total));
+    wg_engine__emit(r->e, r->ctx, WG_ENGINE_EVENT_STEP, r->v->tool, r->v->approval_id,
+                    r->v->session_id, d);
+    json_decref(d);
+    pthread_mutex_unlock(&r->mu);
+}
+
 /* A provider's tool: the provider_call row first (fail closed), then its run. */
-static int run_provider(json_t **result, wg_engine *e, const call_view *v, const json_t *args,
-                        const char *actor)
+static int run_provider(json_t **result, wg_engine *e, const wg_engine_ctx *ctx, const call_view *v,
+                        const json_t *args, const char *actor)
 {
     const char *rest = NULL;
     const engine_provider *p = wg_engine__provider_of(e, v->tool, &rest);
@@ -273,7 +322,14 @@ static int run_provider(json_t **result, wg_engine *e, const call_view *v, const
     if (rc < 0)
         return wg_error_set(rc, "the audit row of %s could not be written, so it was not run",
                             v->tool);
-    rc = p->p.run(p->p.ctx, rest, args, result);
+    if (p->p.run_progress) {
+        progress_relay r = { .e = e, .ctx = ctx, .v = v };
+        pthread_mutex_init(&r.mu, NULL);
+        rc = p->p.run_progress(p->p.ctx, rest, args, relay_progress, &r, result);
+        pthread_mutex_destroy(&r.mu);
+    } else {
+        rc = p->p.run(p->p.ctx, rest, args, result);
+    }
     if (rc < 0) {
         json_decref(*result);
         *result = NULL;
@@ -285,15 +341,15 @@ static int run_provider(json_t **result, wg_engine *e, const call_view *v, const
     return rc;
 }
 
-static int run_tool(json_t **result, wg_engine *e, tool_kind kind, const call_view *v,
-                    const json_t *args, const char *actor)
+static int run_tool(json_t **result, wg_engine *e, const wg_engine_ctx *ctx, tool_kind kind,
+                    const call_view *v, const json_t *args, const char *actor)
 {
     json_t *empty = args ? NULL : json_object();
     const json_t *a = args ? args : empty;
     char *text = NULL;
     int rc = 0;
     if (kind == TOOL_PROVIDER) {
-        rc = run_provider(result, e, v, a, actor);
+        rc = run_provider(result, e, ctx, v, a, actor);
     } else if (kind == TOOL_CONNECTOR) {
         wg_registry *reg = NULL;
         if ((rc = wg_engine_registry(&reg, e)) == 0)
@@ -333,7 +389,7 @@ static int run(wg_engine *e, const wg_engine_ctx *ctx, tool_kind kind, const cal
                const json_t *args, wg_engine_outcome *out)
 {
     json_t *result = NULL;
-    int rc = run_tool(&result, e, kind, v, args, wg_engine__actor(e, ctx));
+    int rc = run_tool(&result, e, ctx, kind, v, args, wg_engine__actor(e, ctx));
     if (rc < 0) {
         error_event(e, ctx, v, "TOOL_FAILED", wg_error_last());
         return rc;

@@ -9,6 +9,7 @@
 #include "waggle/error.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 static int prefix_ok(const char *s)
@@ -27,7 +28,7 @@ static int prefix_ok(const char *s)
 
 int wg_engine_add_provider(wg_engine *e, const wg_tool_provider *p)
 {
-    if (!e || !p || p->version != WG_TOOL_PROVIDER_VERSION)
+    if (!e || !p || (p->version != 1 && p->version != WG_TOOL_PROVIDER_VERSION))
         return wg_error_set(WG_EINVAL, "wg_engine_add_provider: a provider "
                             "(WG_TOOL_PROVIDER_INIT) is required");
     if (!p->list || !p->classify || !p->run)
@@ -42,7 +43,8 @@ int wg_engine_add_provider(wg_engine *e, const wg_tool_provider *p)
         return wg_error_set(WG_EBUSY, "at most %d tool providers", WG_ENGINE_PROVIDERS_MAX);
     engine_provider *ep = &e->providers[e->n_providers];
     snprintf(ep->prefix, sizeof ep->prefix, "%s", p->prefix);
-    ep->p = *p;
+    memset(&ep->p, 0, sizeof ep->p);
+    memcpy(&ep->p, p, p->version == 1 ? offsetof(wg_tool_provider, run_progress) : sizeof *p);
     ep->p.prefix = ep->prefix;
     e->n_providers++;
     return 0;

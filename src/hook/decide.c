@@ -443,8 +443,20 @@ static void decide_mcp(wg_gate_decision *d, const wg_gate *g, const char *server
 
 /* ---- the decision -------------------------------------------------------------------- */
 
-static void unknown_tool(wg_gate_decision *d, const char *tool, wg_autonomy level)
+/* A tool waggle does not know asks (tool.unknown); when it carries a shell
+ * command (`command`, `cmd`, `script`) that command is also decided, and a
+ * never-autopass one makes the call critical: a renamed or new shell tool
+ * must not pass `sudo reboot` at YOLO. */
+static void unknown_tool(wg_gate_decision *d, const wg_gate *g, const char *tool,
+                         const json_t *in, wg_autonomy level)
 {
+    const json_t *cmd = shell_arg(in);
+    if (json_is_string(cmd)) {
+        gate_bash(d, g, cmd, level);
+        if (d->critical)
+            return;
+        memset(d, 0, sizeof *d);        /* otherwise decided as unknown, below */
+    }
     d->rule = "tool.not_gated";
     d->level = level;
     wg_hook_mark_unknown(d, tool);
@@ -511,11 +523,14 @@ int wg_hook_decide(wg_hook_verdict *out, const wg_gate *gate, const wg_hook_poli
         decide_mcp(d, gate, server, mtool, input, level, &out->unknown);
     } else if (p->agent == WG_AGENT_ANY) {
         rc = wg_gate_check_json(d, gate, tool, input, level);   /* a gate tool by its own name */
-        if (rc == 0 && wg_hook_mark_unknown(d, tool))
-            out->unknown = 1;
+        if (rc == 0 && d->rule && strcmp(d->rule, "tool.not_gated") == 0 &&
+            !wg_hook_tool_is_known_ungated(tool)) {
+            unknown_tool(d, gate, tool, input, level);
+            out->unknown = !d->critical;
+        }
     } else {
-        unknown_tool(d, tool, level);
-        out->unknown = 1;
+        unknown_tool(d, gate, tool, input, level);
+        out->unknown = !d->critical;
     }
     if (rc < 0)
         return rc;

@@ -7,6 +7,7 @@
 #include "hook/names.h"
 
 #include <string.h>
+#include <strings.h>
 
 #define CC WG_AGENT_CLAUDE_CODE
 #define CX WG_AGENT_CODEX
@@ -65,6 +66,10 @@ static const char *const read_only_tools[] = {
 
 #define COUNT(a) (sizeof (a) / sizeof *(a))
 
+/* The exact name first; then, for the kinds that are gated (shell, write,
+ * patch, read, search, fetch), the name in any case (`bash`, `WRITE`): a
+ * spelling the agent does not use must not make a shell tool unknown, and
+ * must never make an unknown tool read-only. */
 const wg_tool_alias *wg_hook_alias_find(wg_agent agent, const char *name)
 {
     if (!name)
@@ -72,6 +77,10 @@ const wg_tool_alias *wg_hook_alias_find(wg_agent agent, const char *name)
     for (size_t i = 0; i < COUNT(aliases); i++)
         if ((agent == WG_AGENT_ANY || aliases[i].agent == agent) &&
             strcmp(aliases[i].name, name) == 0)
+            return &aliases[i];
+    for (size_t i = 0; i < COUNT(aliases); i++)
+        if ((agent == WG_AGENT_ANY || aliases[i].agent == agent) &&
+            aliases[i].kind != WG_TOOLKIND_READ_ONLY && strcasecmp(aliases[i].name, name) == 0)
             return &aliases[i];
     return NULL;
 }

@@ -105,8 +105,9 @@ static size_t put(char *out, size_t k, size_t cap, char *glue, const char *t, si
 }
 
 /* Reads code once: facts into *f, literals joined into out (cap bytes;
- * joined with nothing after + . .. and with a blank after a comma, else a
- * newline). Returns the joined length. */
+ * joined with nothing after + . .. or when only blanks separate two (adjacent
+ * literals are one string in awk, Python, Ruby and C), with a blank after a
+ * comma, else a newline). Returns the joined length. */
 static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap, int cwd)
 {
     size_t k = 0, i = 0;
@@ -143,7 +144,7 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
                 }
                 out[k++] = ch;
             }
-            glue = '\n';
+            glue = 0;                   /* "sud" "o id": awk, Python, Ruby and C join adjacent literals */
             i += i < n;
             continue;
         }
@@ -243,4 +244,96 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
         return 0;
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.code_signal", who, " runs code that ", crit, v->via);
     return 1;
+}
+
+/* ---- code that only prints ------------------------------------------------- */
+
+/* Names inline code may use and still only compute and print: no name that
+ * opens, imports, executes, reaches the environment or reflects (open,
+ * __import__, os, subprocess, eval, getattr, require, env, ...) is here, so
+ * code built from these alone cannot do more than print. One-letter names
+ * are loop variables (no builtin of either language has one). */
+static const char *const py_names[] = {
+    "print", "import", "sys", "version", "version_info", "platform", "python_version",
+    "machine", "executable", "prefix", "path", "maxsize", "byteorder", "implementation",
+    "name", "len", "str", "int", "float", "sum", "range", "min", "max", "abs", "round",
+    "sorted", "list", "tuple", "dict", "math", "pi", "sqrt", "pow", "floor", "ceil", "json",
+    "dumps", "True", "False", "None", "for", "in", "if", "else", "and", "or", "not", "is",
+    "hex", "bin", "oct", "chr", "ord", "upper", "lower", "join", "split", "strip", "encoding",
+    "getdefaultencoding", "getrecursionlimit", "float_info", "hexversion", "api_version",
+};
+static const char *const js_names[] = {
+    "console", "log", "process", "version", "versions", "platform", "arch", "JSON",
+    "stringify", "Math", "PI", "sqrt", "max", "min", "floor", "ceil", "round", "Number",
+    "String", "length", "toFixed", "toString", "Date", "now", "toISOString", "new", "true",
+    "false", "null", "for", "of", "in", "let", "const", "var", "node", "v8", "uv", "release",
+    "join", "map", "Object", "keys",
+};
+
+static int name_listed(const char *t, size_t k, const char *const *set, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(set[i]) == k && memcmp(set[i], t, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* s starts with ".version", ".versions", ".platform", ".arch" or ".release"
+ * followed by a byte that ends the name. */
+static int js_process_fact(const char *s, size_t n)
+{
+    static const char *const facts[] = { "versions", "version", "platform", "arch", "release" };
+    if (n < 2 || s[0] != '.')
+        return 0;
+    for (size_t f = 0; f < sizeof facts / sizeof *facts; f++) {
+        size_t k = strlen(facts[f]);
+        if (n - 1 >= k && memcmp(s + 1, facts[f], k) == 0 && (n - 1 == k || !ident_byte(s[1 + k])))
+            return 1;
+    }
+    return 0;
+}
+
+int sh_code_prints_only(const char *interp, const char *s, size_t n)
+{
+    int py = strncmp(interp, "python", 6) == 0 || strncmp(interp, "pypy", 4) == 0;
+    int js = strcmp(interp, "node") == 0 || strcmp(interp, "nodejs") == 0;
+    if ((!py && !js) || n == 0 || n > 4096)
+        return 0;
+    int named = 0;                      /* a listed name was used: `x` alone says nothing */
+    for (size_t i = 0; i < n;) {
+        char c = s[i];
+        if (c == '\'' || c == '"') {
+            /* a prefixed literal (f"{…}", rb'…') or an unterminated one: no */
+            if (i > 0 && ident_byte(s[i - 1]))
+                return 0;
+            size_t j = i + 1;
+            while (j < n && s[j] != c && s[j] != '\n')
+                j += s[j] == '\\' ? 2 : 1;
+            if (j >= n || s[j] != c)
+                return 0;
+            i = j + 1;
+            continue;
+        }
+        if (c == '`' || c == '\\' || c == '@' || c == '$' || (unsigned char)c >= 0x80)
+            return 0;                   /* templates, escapes, decorators, non-ASCII names */
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+            size_t b = i;
+            while (i < n && (ident_byte(s[i]) && s[i] != '-'))
+                i++;
+            if (i - b == 1)
+                continue;               /* a loop variable */
+            if (!(py ? name_listed(s + b, i - b, py_names, sizeof py_names / sizeof *py_names)
+                     : name_listed(s + b, i - b, js_names, sizeof js_names / sizeof *js_names)))
+                return 0;
+            named = 1;
+            /* node's process only through its version facts: process.env,
+             * console.log(process) would print the environment */
+            if (js && i - b == 7 && memcmp(s + b, "process", 7) == 0 &&
+                !js_process_fact(s + i, n - i))
+                return 0;
+            continue;
+        }
+        i++;
+    }
+    return named;
 }

@@ -124,6 +124,13 @@ static const char *const F_remote[] = { "add", "remove", "rm", "rename", "set-ur
 static const char *const V_worktree[] = { "list", NULL };
 static const char *const V_submodule[] = { "status", "summary", NULL };
 static const char *const V_bisect[] = { "log", "visualize", "view", NULL };
+/* Subcommands that run a command they are given (submodule foreach CMD,
+ * rebase --exec CMD, bisect run CMD, filter-branch --tree-filter CMD,
+ * difftool/mergetool -x CMD): their arguments are probed like a launcher's.
+ * Not commit or tag: a message that mentions `rm -rf /` runs nothing. */
+static const char *const runs_commands[] = {
+    "bisect", "difftool", "filter-branch", "mergetool", "rebase", "submodule", NULL,
+};
 static const char *const V_notes[] = { "list", "show", NULL };
 static const char *const F_stash[] = { "push", "save", "pop", "apply", "drop", "clear",
                                        "create", "store", "branch", NULL };
@@ -151,7 +158,8 @@ static const git_sub git_subs[] = {
     { "show", G_READ, NULL }, { "show-branch", G_READ, NULL }, { "show-ref", G_READ, NULL },
     { "stash", G_LISTING, F_stash }, { "status", G_READ, NULL }, { "submodule", G_VERBS, V_submodule },
     { "switch", G_RISKY, NULL }, { "tag", G_LISTING, F_tag }, { "update-ref", G_DESTRUCTIVE, NULL },
-    { "var", G_READ, NULL }, { "verify-commit", G_READ, NULL }, { "verify-tag", G_READ, NULL },
+    { "var", G_READ, NULL }, { "verify-commit", G_READ, NULL }, { "verify-pack", G_READ, NULL },
+    { "verify-tag", G_READ, NULL },
     { "version", G_READ, NULL }, { "whatchanged", G_READ, NULL }, { "worktree", G_VERBS, V_worktree },
 };
 
@@ -345,6 +353,11 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
         return;
     }
     j++;
+    if (in_set(sub, runs_commands)) {
+        sh_probe_args(cx, v, j);        /* git submodule foreach 'CMD', rebase -x 'CMD' */
+        if (cx->out->cls == WG_SHELL_CRITICAL)
+            return;
+    }
     switch (g->kind) {
     case G_PUSH:
         git_push(cx, v, j);

@@ -397,6 +397,11 @@ int sh_version_query(const sh_view *v);
  * deletes of /, ~ or system directories, fork loops. 1 when it gave a
  * critical verdict. */
 int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n);
+/* 1 when inline code for interp (python*, pypy*, node) uses only names that
+ * compute and print (print, sys.version, console.log, process.version, ...:
+ * code.c's lists), no prefixed or template strings, at most 4 KiB: it can do
+ * no more than print. Pure. */
+int sh_code_prints_only(const char *interp, const char *code, size_t n);
 
 /* ---- persist.c ---- */
 /* What makes path a persistence target, or NULL: a shell start-up or

@@ -18,12 +18,10 @@
  */
 #include "core/shell/internal.h"
 #include "core/shell/rules.h"
+#include "core/shell/rules_common.h"
 
 #include <string.h>
 #include <strings.h>
-
-#define W(i) sh_wtext(v->c, (i))
-#define FL(i) (v->c->w[(i)].flags)
 
 enum { SH_PROBE_STARTS = 8, SH_PROBE_WORDS = 32 };   /* program words: the first 32 only */
 
@@ -142,6 +140,9 @@ typedef struct {
     const char *const *bad;     /* options that make any subcommand write or run */
     int launches;               /* its other subcommands may run a command (exec, run) */
     int bare_reads;             /* with no arguments it shows its status (timedatectl) */
+    const char *const *needs;   /* read == NULL: it only reads when one of these options is
+                                 * given (tsc --noEmit); NULL: every form reads */
+    int eq_writes;              /* an option holding '=' or '<' sets a value (exiftool -Artist=x) */
 } query_spec;
 
 static const char *const Q_docker[] = {
@@ -194,7 +195,7 @@ static const char *const Q_ip[] = {
     "-c", "-4", "-6", "-s", "-j", "-d", "monitor", NULL,
 };
 static const char *const Q_terraform[] = {
-    "version", "show", "output", "providers", "validate", "fmt -check", "graph", "state list",
+    "version", "show", "output", "providers", "validate", "fmt -check", "graph", "state list", "plan",
     "state show", "workspace list", "workspace show", NULL,
 };
 static const char *const Q_npm[] = {
@@ -224,13 +225,93 @@ static const char *const B_ip[] = {
 static const char *const B_kubectl[] = { "--raw", "--exec-command", NULL };
 static const char *const B_nmcli[] = { "--show-secrets", "-s", "-show-secrets", NULL };   /* Wi-Fi keys */
 static const char *const Q_openssl[] = {
-    "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", NULL,
+    "version", "x509", "verify", "crl", "list", "ciphers", "asn1parse", "errstr", "req",
+    "dgst", "rand", "speed", NULL,
 };
 static const char *const B_openssl[] = { "-out", "-keyout", "-signkey", "-passout", "-CAkey", NULL };
+static const char *const Q_rustup[] = {
+    "show", "toolchain list", "target list", "component list", "which", "check", "help", NULL,
+};
+static const char *const Q_conda[] = {
+    "list", "info", "env list", "search", "config --show", "config --get", "config --describe",
+    "doctor", NULL,
+};
+static const char *const Q_snap[] = {
+    "list", "info", "find", "search", "version", "services", "changes", "tasks", "connections",
+    "interfaces", "warnings", "get", "help", "known", NULL,
+};
+static const char *const Q_flatpak[] = {
+    "list", "info", "search", "remotes", "remote-ls", "remote-info", "history", "ps",
+    "documents", "permissions", "permission-list", NULL,
+};
+static const char *const Q_localectl[] = {
+    "status", "list-locales", "list-keymaps", "list-x11-keymap-models",
+    "list-x11-keymap-layouts", "list-x11-keymap-variants", "list-x11-keymap-options", NULL,
+};
+/* compressors: -c (to standard output), -l (list), -t (test) only read;
+ * a short option cluster holding one of the letters counts (gzip -dc) */
+static const char *const N_compress[] = {
+    "-c", "-l", "-t", "--stdout", "--to-stdout", "--list", "--test", NULL,
+};
+static const char *const B_compress[] = { "-o", "--output", "--rm", "--output-dir-flat", NULL };
+static const char *const Q_systemd_analyze[] = {
+    "blame", "time", "critical-chain", "dot", "dump", "security", "calendar", "timespan",
+    "timestamp", "verify", "cat-config", "unit-paths", "syscall-filter", "filesystems",
+    "condition", "exit-status", "capability", "inspect-elf", "plot", "unit-files", NULL,
+};
+static const char *const Q_poetry[] = {
+    "show", "env info", "env list", "check", "version", "search", "about", "debug info", NULL,
+};
+static const char *const Q_uv[] = {
+    "pip list", "pip show", "pip tree", "pip freeze", "pip check", "tree", "version",
+    "python list", "tool list", "cache dir", NULL,
+};
+static const char *const Q_pyenv[] = {
+    "versions", "version", "which", "root", "prefix", "commands", "whence", "help",
+    "version-name", NULL,
+};
+static const char *const Q_nvm[] = { "ls", "list", "current", "version", "which", "ls-remote", NULL };
+static const char *const Q_mvn[] = {
+    "dependency:tree", "dependency:list", "dependency:analyze", "help:effective-pom",
+    "help:describe", "help:active-profiles", NULL,
+};
+static const char *const Q_composer[] = {
+    "show", "info", "outdated", "licenses", "depends", "why", "why-not", "validate", "diagnose",
+    "search", "status", "check-platform-reqs", "fund", "about", "list", "suggests", "audit", NULL,
+};
+static const char *const Q_dotnet[] = {
+    "--info", "--list-sdks", "--list-runtimes", "list", "sln list", NULL,
+};
+static const char *const Q_ldconfig[] = { "-p", "--print-cache", NULL };
+static const char *const Q_xmlstarlet[] = {
+    "sel", "select", "val", "validate", "el", "elements", "fo", "format", "c14n", "pyx", "esc",
+    "unesc", "ed", "edit", NULL,
+};
+static const char *const B_xmlstarlet[] = { "-L", "--inplace", NULL };
+static const char *const Q_7z[] = { "l", "t", "i", "h", NULL };
+static const char *const Q_unrar[] = { "l", "lt", "lta", "lb", "t", "v", "vt", "vta", "vb", NULL };
+static const char *const Q_ruff[] = {
+    "check", "version", "rule", "linter", "config", "format --check", "format --diff", NULL,
+};
+static const char *const B_ruff[] = {
+    "--fix", "--fix-only", "--unsafe-fixes", "--add-noqa", "--output-file", "-o", NULL,
+};
+static const char *const Q_sshkeygen[] = { "-l", "-lf", "-lv", "-lvf", "-F", "-B", "-Bf", NULL };
+static const char *const B_sshkeygen[] = {
+    "-R", "-p", "-t", "-N", "-c", "-i", "-e", "-s", "-A", "-k", "-u", "-Y", "-M", "-y", "-D",
+    "-K", NULL,
+};
+static const char *const B_ffprobe[] = { "-o", "-report", NULL };
+static const char *const B_xmllint[] = { "--output", "-o", "--shell", NULL };
+static const char *const B_exiftool[] = {
+    "-o", "-out", "-w", "-W", "-overwrite_original", "-overwrite_original_in_place",
+    "-tagsfromfile", "-tagsFromFile", "-geotag", "-delete_original", "-restore_original",
+    "-srcfile", "-@", NULL,
+};
+static const char *const N_tsc[] = { "--noEmit", "--showConfig", "--listFilesOnly", NULL };
+static const char *const B_tsc[] = { "--generateTrace", "--init", "--build", "-b", NULL };
 static const char *const B_none[] = { NULL };
-/* gate6 round: everyday queries of package, GPU, key and mount tools */
-static const char *const Q_conda[] = { "list", "info", "env list", "search", "config --show", NULL };
-static const char *const Q_dotnet[] = { "--info", "--list-sdks", "--list-runtimes", "--version", NULL };
+/* gate6 round: key listings, charset conversion to stdout, GPU and pipx listings */
 static const char *const Q_gpg[] = {
     "--list-keys", "-k", "--list-public-keys", "--list-secret-keys", "-K", "--fingerprint",
     "--list-sigs", "--check-sigs", "--verify", "--list-packets", NULL,
@@ -238,57 +319,76 @@ static const char *const Q_gpg[] = {
 static const char *const B_gpg[] = { "--output", "-o", "--export-secret-keys", "--export-secret-subkeys",
                                      "--delete-keys", "--delete-secret-keys", "--import", "--send-keys", NULL };
 static const char *const B_iconv[] = { "-o", "--output", NULL };
-static const char *const Q_ldconfig[] = { "-p", "--print-cache", NULL };
-static const char *const Q_mount[] = { "-l", "--show-labels", NULL };
 static const char *const Q_nvsmi[] = { "-L", "--list-gpus", "-q", "--query", "topo", NULL };
 static const char *const Q_pipx[] = { "list", "environment", NULL };
-static const char *const Q_rustup[] = {
-    "show", "which", "toolchain list", "target list", "component list", "--version", NULL,
-};
-static const char *const Q_snap[] = { "list", "info", "version", "find", "services", "connections",
-                                      "changes", NULL };
-/* ssh-keygen -l (fingerprint), -F (look up known_hosts), -L (show a certificate) */
-static const char *const Q_sshkeygen[] = { "-l", "-lf", "-lv", "-lvf", "-F", "-L", "-Lf", "-E", NULL };
-static const char *const B_sshkeygen[] = { "-R", "-H", "-p", "-c", "-N", "-P", "-y", "-s", "-t", NULL };
 
 static const query_spec queries[] = {
-    { "apt", Q_apt, B_none, 0, 0 },
-    { "apt-cache", Q_apt, B_none, 0, 0 },
-    { "arp", Q_arp, B_none, 0, 1 },
-    { "brew", Q_brew, B_none, 0, 0 },
-    { "cargo", Q_cargo, B_none, 1, 0 },
-    { "conda", Q_conda, B_none, 1, 0 },
-    { "docker", Q_docker, B_none, 1, 0 },
-    { "dotnet", Q_dotnet, B_none, 1, 0 },
-    { "dpkg", Q_dpkg, B_none, 0, 0 },
-    { "go", Q_go, B_go, 1, 0 },
-    { "gpg", Q_gpg, B_gpg, 0, 0 },
-    { "helm", Q_helm, B_none, 0, 0 },
-    { "hostnamectl", Q_ctl, B_none, 0, 1 },
-    { "iconv", NULL, B_iconv, 0, 0 },
-    { "ip", Q_ip, B_ip, 1, 0 },
-    { "journalctl", NULL, B_journalctl, 0, 0 },
-    { "kubectl", Q_kubectl, B_kubectl, 1, 0 },
-    { "ldconfig", Q_ldconfig, B_none, 0, 0 },
-    { "loginctl", Q_ctl, B_none, 0, 1 },
-    { "mount", Q_mount, B_none, 0, 1 },
-    { "nerdctl", Q_docker, B_none, 1, 0 },
-    { "networkctl", Q_ctl, B_none, 0, 1 },
-    { "nmcli", Q_nmcli, B_nmcli, 0, 1 },
-    { "npm", Q_npm, B_none, 1, 0 },
-    { "nvidia-smi", Q_nvsmi, B_none, 0, 1 },
-    { "oc", Q_kubectl, B_kubectl, 1, 0 },
-    { "openssl", Q_openssl, B_openssl, 0, 0 },
-    { "pipx", Q_pipx, B_none, 1, 0 },
-    { "podman", Q_docker, B_none, 1, 0 },
-    { "resolvectl", Q_resolvectl, B_none, 0, 1 },
-    { "rpm", Q_rpm, B_none, 0, 0 },
-    { "rustup", Q_rustup, B_none, 1, 0 },
-    { "snap", Q_snap, B_none, 1, 0 },
-    { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0 },
-    { "systemctl", Q_systemctl, B_none, 0, 0 },
-    { "terraform", Q_terraform, B_none, 1, 0 },
-    { "timedatectl", Q_ctl, B_none, 0, 1 },
+    { "7z", Q_7z, B_none, 0, 0, NULL, 0 },
+    { "7za", Q_7z, B_none, 0, 0, NULL, 0 },
+    { "7zz", Q_7z, B_none, 0, 0, NULL, 0 },
+    { "apt", Q_apt, B_none, 0, 0, NULL, 0 },
+    { "apt-cache", Q_apt, B_none, 0, 0, NULL, 0 },
+    { "arp", Q_arp, B_none, 0, 1, NULL, 0 },
+    { "brew", Q_brew, B_none, 0, 0, NULL, 0 },
+    { "bunzip2", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "bzip2", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "cargo", Q_cargo, B_none, 1, 0, NULL, 0 },
+    { "composer", Q_composer, B_none, 0, 0, NULL, 0 },
+    { "conda", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "docker", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "dotnet", Q_dotnet, B_none, 0, 0, NULL, 0 },
+    { "dpkg", Q_dpkg, B_none, 0, 0, NULL, 0 },
+    { "exiftool", NULL, B_exiftool, 0, 0, NULL, 1 },
+    { "ffprobe", NULL, B_ffprobe, 0, 0, NULL, 0 },
+    { "flatpak", Q_flatpak, B_none, 0, 0, NULL, 0 },
+    { "go", Q_go, B_go, 1, 0, NULL, 0 },
+    { "gpg", Q_gpg, B_gpg, 0, 0, NULL, 0 },
+    { "gunzip", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "gzip", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "helm", Q_helm, B_none, 0, 0, NULL, 0 },
+    { "hostnamectl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "iconv", NULL, B_iconv, 0, 0, NULL, 0 },
+    { "ip", Q_ip, B_ip, 1, 0, NULL, 0 },
+    { "journalctl", NULL, B_journalctl, 0, 0, NULL, 0 },
+    { "kubectl", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
+    { "ldconfig", Q_ldconfig, B_none, 0, 0, NULL, 0 },
+    { "localectl", Q_localectl, B_none, 0, 1, NULL, 0 },
+    { "loginctl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "lz4", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "mamba", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "micromamba", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "mvn", Q_mvn, B_none, 0, 0, NULL, 0 },
+    { "nerdctl", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "networkctl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "nmcli", Q_nmcli, B_nmcli, 0, 1, NULL, 0 },
+    { "npm", Q_npm, B_none, 1, 0, NULL, 0 },
+    { "nvidia-smi", Q_nvsmi, B_none, 0, 1, NULL, 0 },
+    { "nvm", Q_nvm, B_none, 0, 0, NULL, 0 },
+    { "oc", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
+    { "openssl", Q_openssl, B_openssl, 0, 0, NULL, 0 },
+    { "pipx", Q_pipx, B_none, 1, 0, NULL, 0 },
+    { "podman", Q_docker, B_none, 1, 0, NULL, 0 },
+    { "poetry", Q_poetry, B_none, 0, 0, NULL, 0 },
+    { "pyenv", Q_pyenv, B_none, 0, 0, NULL, 0 },
+    { "resolvectl", Q_resolvectl, B_none, 0, 1, NULL, 0 },
+    { "rpm", Q_rpm, B_none, 0, 0, NULL, 0 },
+    { "ruff", Q_ruff, B_ruff, 0, 0, NULL, 0 },
+    { "rustup", Q_rustup, B_none, 0, 0, NULL, 0 },
+    { "snap", Q_snap, B_none, 0, 0, NULL, 0 },
+    { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0, NULL, 0 },
+    { "systemctl", Q_systemctl, B_none, 0, 0, NULL, 0 },
+    { "systemd-analyze", Q_systemd_analyze, B_none, 0, 1, NULL, 0 },
+    { "terraform", Q_terraform, B_none, 1, 0, NULL, 0 },
+    { "timedatectl", Q_ctl, B_none, 0, 1, NULL, 0 },
+    { "tsc", NULL, B_tsc, 0, 0, N_tsc, 0 },
+    { "unrar", Q_unrar, B_none, 0, 0, NULL, 0 },
+    { "unxz", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "unzstd", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "uv", Q_uv, B_none, 0, 0, NULL, 0 },
+    { "xmllint", NULL, B_xmllint, 0, 0, NULL, 0 },
+    { "xmlstarlet", Q_xmlstarlet, B_xmlstarlet, 0, 0, NULL, 0 },
+    { "xz", NULL, B_compress, 0, 0, N_compress, 0 },
+    { "zstd", NULL, B_compress, 0, 0, N_compress, 0 },
 };
 
 /* Does the subcommand at word j (and j+1) match one of the entries? */
@@ -386,6 +486,20 @@ escape:
     return 1;
 }
 
+/* t is one of needs, or a short option cluster holding one of needs'
+ * one-letter options (-dc holds -c). */
+static int needs_match(const char *t, const char *const *needs)
+{
+    if (in_set(t, needs))
+        return 1;
+    if (t[0] != '-' || t[1] == '-' || t[1] == '\0')
+        return 0;
+    for (; *needs; needs++)
+        if ((*needs)[0] == '-' && (*needs)[1] != '-' && (*needs)[2] == '\0' && strchr(t + 1, (*needs)[1]))
+            return 1;
+    return 0;
+}
+
 void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     const query_spec *q = NULL;
@@ -394,20 +508,22 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
             q = &queries[k];
     if (!q || sh_version_query(v) || (q->bare_reads && v->end - v->i == 1))
         return;
-    int opaque = 0;
+    int opaque = 0, sets = 0, needed = q->needs == NULL;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         /* ~/x is a path, not hidden text */
         int home = t[0] == SH_MARK && t[1] == SH_K_HOME && !(FL(j) & ~(SH_W_EXP | SH_W_QUOTED)) &&
                    !memchr(t + 2, SH_MARK, v->c->w[j].len - 2);
         opaque |= (FL(j) & SH_W_OPAQUE) != 0 && !home;
+        sets |= q->eq_writes && W(j)[0] == '-' && strpbrk(W(j), "=<") != NULL;
+        needed |= q->needs && needs_match(W(j), q->needs);
     }
-    if (!opaque && !bad_option(v, q->bad)) {
-        if (!q->read)
-            return;                     /* every form reads (journalctl) */
+    if (!opaque && !sets && !bad_option(v, q->bad)) {
+        if (!q->read && needed)
+            return;                     /* every form reads (journalctl), or this one does */
         /* the subcommand: the first word that is not a global option, or a
          * listed option itself (dpkg -l, rpm -qa) */
-        for (int j = v->i + 1; j < v->end; j++) {
+        for (int j = v->i + 1; q->read && j < v->end; j++) {
             if (sub_matches(v, j, q->read))
                 return;
             if (W(j)[0] != '-')

@@ -290,7 +290,8 @@ void sh_rule_make(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name, " runs the recipes of a makefile",
                NULL, v->via);
-    if (!stdin_mk)
+    sh_probe_args(cx, v, v->i + 1);     /* make SHELL='sh -c "sudo id"', make -C d CMD='rm -rf ~' */
+    if (!stdin_mk || cx->out->cls == WG_SHELL_CRITICAL)
         return;
     const sh_cmd *c = v->c;
     for (int k = 0; k < c->nr; k++) {

@@ -326,6 +326,54 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
 }
 
+/* Does an awk program write a file or talk to a command through a print
+ * statement (`print > f`, `printf … >> f`, `print | "cmd"`, `print |& c`)?
+ * Only a > or | inside a print or printf statement redirects; elsewhere they
+ * compare or are a regular expression's alternation (`$3 >= 1000`,
+ * `/GET|POST/`, `a || b`). Strings and regular expressions are skipped. A >
+ * anywhere in a print statement counts, even in parentheses (fail closed).
+ * One pass, linear. */
+static int awk_print_redirects(const char *s, size_t n)
+{
+    int in_print = 0;
+    char prev = 0;                      /* the last byte that is not a blank */
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '"') {
+            for (i++; i < n && s[i] != '"'; i++)
+                i += s[i] == '\\';
+            prev = '"';
+            continue;
+        }
+        if (c == '/' && (prev == 0 || strchr("(,{;!~&|=\n}:?", prev))) {
+            for (i++; i < n && s[i] != '/' && s[i] != '\n'; i++)
+                i += s[i] == '\\';
+            prev = '/';
+            continue;
+        }
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+            size_t b = i;
+            while (i + 1 < n && ((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z') ||
+                                 (s[i + 1] >= '0' && s[i + 1] <= '9') || s[i + 1] == '_'))
+                i++;
+            size_t len = i - b + 1;
+            if ((len == 5 && memcmp(s + b, "print", 5) == 0) || (len == 6 && memcmp(s + b, "printf", 6) == 0))
+                in_print = 1;
+            prev = 'a';
+            continue;
+        }
+        if (c == ';' || c == '{' || c == '}' || c == '\n')
+            in_print = 0;
+        if (in_print && c == '>')
+            return 1;
+        if (in_print && c == '|' && !(i + 1 < n && s[i + 1] == '|') && prev != '|')
+            return 1;
+        if (c != ' ' && c != '\t')
+            prev = c;
+    }
+    return 0;
+}
+
 void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int j = v->i + 1;
@@ -359,8 +407,8 @@ void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_unseen(cx, v, p->name, " runs lines piped in from another program (system($0))");
         return;
     }
-    if ((FL(j) & SH_W_OPAQUE) || strstr(prog, "system") || strchr(prog, '|') ||
-        strchr(prog, '>') || strstr(prog, "getline") || strchr(prog, '@')) {
+    if ((FL(j) & SH_W_OPAQUE) || strstr(prog, "system") || awk_print_redirects(prog, v->c->w[j].len) ||
+        strstr(prog, "getline") || strchr(prog, '@')) {
         /* awk -v c='rm -rf ~' 'BEGIN{system(c)}': a value the program may run */
         for (int k = v->i + 1; k + 1 < j; k++) {
             const char *eq = strchr(W(k + 1), '=');

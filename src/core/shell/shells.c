@@ -229,14 +229,25 @@ void sh_rule_trap(sh_ctx *cx, const sh_view *v, const sh_program *p)
 /* python -m MODULE for the standard modules that only print what they read
  * (json.tool, base64, platform, sysconfig, site, tokenize): at most one
  * file operand (json.tool IN OUT would write OUT), options without
- * arguments except --indent N. */
+ * arguments except --indent N; and python -m pip in pip's read forms (list,
+ * show, freeze, check, index, inspect). */
 static int python_ro_module(const sh_view *v, const sh_program *p)
 {
     static const char *const mods[] = {
         "json.tool", "base64", "platform", "sysconfig", "site", "tokenize", "calendar", NULL,
     };
+    static const char *const pip_reads[] = {
+        "list", "show", "freeze", "check", "index", "inspect", "--version", "-V", "help", NULL,
+    };
     if (strncmp(p->name, "python", 6) != 0 && strcmp(p->name, "pypy") != 0)
         return 0;
+    if (v->end - v->i >= 4 && strcmp(W(v->i + 1), "-m") == 0 && strcmp(W(v->i + 2), "pip") == 0 &&
+        in_set(W(v->i + 3), pip_reads)) {
+        for (int j = v->i + 3; j < v->end; j++)
+            if (!sh_word_is_literal(v->c, j))
+                return 0;
+        return 1;                       /* python3 -m pip list: pip's own read forms */
+    }
     if (v->end - v->i < 3 || strcmp(W(v->i + 1), "-m") != 0 || !in_set(W(v->i + 2), mods))
         return 0;
     int operands = 0;
@@ -269,7 +280,11 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
     int nargs = v->end - v->i - 1;
     if (nargs == 1 && in_set(W(v->i + 1), version))
         return;
-    int code = 0, operand = 0;
+    if (nargs == 1 && strncmp(p->name, "php", 3) == 0 && strcmp(W(v->i + 1), "-m") == 0)
+        return;                         /* php -m lists the compiled-in modules (not -i: it prints the environment) */
+    int code = 0, operand = 0, code_args = 0;
+    const char *code_text = NULL;
+    size_t code_len = 0;
     /* any argument that reads as code: -e CODE, eval CODE, --eval=CODE */
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
@@ -301,10 +316,16 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 return;
             }
             for (int k = j + (t[2] && t[1] != '-' ? 0 : 1); k < v->end && k <= j + 1; k++)
-                if (k > j || t[2])
-                    if (sh_code_signal(cx, v, p->name, k > j ? W(k) : t + 2,
-                                    k > j ? v->c->w[k].len : strlen(t + 2)))
+                if (k > j || t[2]) {
+                    code_text = k > j ? W(k) : t + 2;
+                    code_len = k > j ? v->c->w[k].len : strlen(t + 2);
+                    code_args = v->end - k - 1;
+                    if ((k > j && (FL(k) & SH_W_OPAQUE)) || (t[1] != '-' && strlen(t) != 2))
+                        code_text = NULL;   /* $CODE, or -Sc: not one plain code word */
+                    if (sh_code_signal(cx, v, p->name, code_text ? code_text : (k > j ? W(k) : t + 2),
+                                       k > j ? v->c->w[k].len : strlen(t + 2)))
                         return;
+                }
             break;
         }
     }
@@ -321,17 +342,54 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_unseen(cx, v, p->name, " runs a program piped in from another command");
         return;
     }
+    /* python3 -c 'import sys; print(sys.version)', node -p process.versions:
+     * one code word, nothing after it, no here-doc or pipe feeding it */
+    if (code_text && code_args == 0 && v->c->nr == 0 && !v->c->piped_in &&
+        sh_code_prints_only(p->name, code_text, code_len))
+        return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.interpreter", p->name,
                " runs code the shell model does not analyse", NULL, v->via);
 }
 
+/* Compilers' query options: `rustc --print sysroot`, `gcc -print-search-dirs`,
+ * `clang --print-resource-dir`, `gcc -dumpmachine`: they print and build
+ * nothing. */
+static int compiler_query(const sh_view *v)
+{
+    if (v->end - v->i < 2)
+        return 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (FL(j) & SH_W_OPAQUE)
+            return 0;
+        if (strcmp(t, "--print") == 0 && j + 1 < v->end && W(j + 1)[0] != '-') {
+            j++;
+            continue;
+        }
+        if (strncmp(t, "--print", 7) == 0 || strncmp(t, "-print-", 7) == 0 || strncmp(t, "-dump", 5) == 0 ||
+            strcmp(t, "-v") == 0 || strcmp(t, "--version") == 0)
+            continue;
+        return 0;
+    }
+    return 1;
+}
+
 void sh_rule_version_only(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    if (sh_version_query(v))
+    if (sh_version_query(v) || compiler_query(v))
         return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
                " does more than print its version", NULL, v->via);
     sh_probe_args(cx, v, v->i + 1);
+}
+
+/* Is w one of the words from j to the end of the command? */
+static int has_word_from(const sh_view *v, int j, const char *w)
+{
+    for (; j < v->end; j++)
+        if (strcmp(W(j), w) == 0 || (FL(j) & SH_W_OPAQUE))
+            return 1;           /* an opaque word may be it */
+    return 0;
 }
 
 void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
@@ -339,7 +397,7 @@ void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
     static const char *const version[] = { "--version", "-V", "-v", "version", NULL };
     static const char *const readonly[] = {
         "ls", "list", "view", "info", "show", "outdated", "freeze", "help", "search",
-        "why", "explain", "config-get", NULL,
+        "why", "explain", "config-get", "index", "check", NULL,
     };
     static const char *const publish[] = {
         "publish", "unpublish", "deprecate", "owner", "dist-tag", "access", "adduser",
@@ -356,6 +414,13 @@ void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
         return;
     }
     if (j < v->end && in_set(W(j), readonly) && !(FL(j) & SH_W_OPAQUE))
+        return;
+    /* npm run (or run-script) alone lists the package's scripts */
+    if (j + 1 == v->end && (strcmp(W(j), "run") == 0 || strcmp(W(j), "run-script") == 0))
+        return;
+    /* npm audit reports; npm audit fix changes the lock file and node_modules */
+    if (j < v->end && strcmp(W(j), "audit") == 0 && !has_word_from(v, j + 1, "fix") &&
+        !has_word_from(v, j + 1, "--fix"))
         return;
     if (j + 1 < v->end && strcmp(W(j), "config") == 0 &&
         (strcmp(W(j + 1), "get") == 0 || strcmp(W(j + 1), "list") == 0 || strcmp(W(j + 1), "ls") == 0))

@@ -1,4 +1,5 @@
-/* system.c - process control and power: kill, shutdown, reboot, halt. */
+/* system.c - process control, power and mounts: kill, shutdown, reboot, halt,
+ * mount. */
 #include "core/shell/internal.h"
 #include "core/shell/rules.h"
 #include "core/shell/rules_common.h"
@@ -24,4 +25,23 @@ void sh_rule_destructive(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.destructive", p->name,
                " can destroy data or take the machine down", NULL, v->via);
+}
+
+/* mount: with no operand it lists what is mounted (`mount`, `mount -l`,
+ * `mount -t ext4`); any other word names something to mount (or -a mounts
+ * everything in fstab), which changes the system. */
+void sh_rule_mount(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const char *const lists[] = { "-l", "--show-labels", "-v", "--verbose", NULL };
+    static const char *const typed[] = { "-t", "--types", NULL };
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        int typed_arg = j > v->i + 1 && in_set(W(j - 1), typed);
+        if ((v->c->w[j].flags & SH_W_OPAQUE) ||
+            (!in_set(t, lists) && !in_set(t, typed) && strncmp(t, "--types=", 8) != 0 && !typed_arg)) {
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
+                       " mounts a file system", NULL, v->via);
+            return;
+        }
+    }
 }

@@ -313,3 +313,12 @@ void sh_rule_win_admin(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.windows_shell", p->name, " administers Windows", NULL, v->via);
 }
+
+/* iex / Invoke-Expression run the text they are given or piped as
+ * PowerShell (`irm https://x/i.ps1 | iex`): text the shell model cannot see
+ * at this point, so it is never-autopass, as `| sh` is. */
+void sh_rule_iex(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    if (v->c->piped_in || v->end - v->i > 1)
+        sh_unseen(cx, v, p->name, " runs text it is given as PowerShell (Invoke-Expression)");
+}

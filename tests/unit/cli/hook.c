@@ -316,6 +316,12 @@ Test(cli_gate_names, agent_names_map_and_unknown_tools_ask)
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "tool.not_gated"), "%s", r.out);
     wgt_result_free(&r);
+    const char *a3b[] = { "gate", "--unknown-tools", "allow", "--level", "yolo", "Shell",
+                          "{\"command\":\"sudo reboot\"}", NULL };
+    cr_assert_eq(wgt_run_cli(&r, NULL, NULL, a3b), 0);
+    cr_expect_eq(r.status, 3, "%s", r.out);      /* an allowed unknown tool still cannot sudo */
+    cr_expect(strstr(r.out, "critical.privilege"), "%s", r.out);
+    wgt_result_free(&r);
     /* waggle's own ungated tools stay known */
     const char *a4[] = { "gate", "spawn_agent", NULL };
     cr_assert_eq(wgt_run_cli(&r, NULL, NULL, a4), 0);

@@ -28,7 +28,8 @@ Test(shell_classes, interpreters_code_is_read_for_exec_deletes_and_fork_loops)
     shellt_expect("node -e 'require(\"fs\").rmdirSync(\"/etc\", {recursive: true})'", CRIT, "critical.code_signal");
     shellt_expect("perl -e 'for(;;){fork}'", CRIT, "critical.fork_bomb");
     shellt_expect("echo 'import os; os.system(\"doas id\")' | python3", CRIT, "critical.code_signal");
-    shellt_expect("python3 -c 'print(1+1)'", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c 'print(1+1)'", SAFE, NULL);       /* only prints (shell_queries.c) */
+    shellt_expect("python3 -c 'print(len(open(\"f\").read()))'", RISKY, "bash.interpreter");
     shellt_expect("lua5.3 -e 'print(1)'", RISKY, "bash.interpreter");
     shellt_expect("ksh93 -c 'ls'", SAFE, "bash.safe");
 }

@@ -241,3 +241,89 @@ Test(providers, an_unknown_tool_or_a_failed_run_is_an_error)
     wg_engine_outcome_clear(&o);
     wg_engine_free(e);
 }
+
+/* ---- progress (provider version 2) ------------------------------------------------ */
+
+static int f_run_progress(void *ctx, const char *tool, const json_t *args, wg_tool_progress_fn progress,
+                          void *pud, json_t **result)
+{
+    (void)ctx;
+    (void)args;
+    runs++;
+    progress(pud, 1, 4, "first\x1b[31m block");   /* a control byte never reaches a client */
+    for (int i = 2; i < 2000; i++)
+        progress(pud, i, -1, NULL);                 /* a flood: spaced and capped */
+    *result = json_pack("{s:b,s:s}", "success", 1, "data", tool);
+    return 0;
+}
+
+typedef struct {
+    int steps, with_progress;
+    char first[256];
+} seen_events;
+
+static void on_step(void *ud, const wg_engine_event *ev)
+{
+    seen_events *s = ud;
+    if (ev->kind != WG_ENGINE_EVENT_STEP || !json_object_get(ev->data, "progress"))
+        return;
+    if (!s->with_progress++)
+        snprintf(s->first, sizeof s->first, "%s", json_string_value(json_object_get(ev->data, "content")));
+}
+
+Test(providers, progress_of_a_run_becomes_bounded_step_events)
+{
+    wg_engine_options o = WG_ENGINE_OPTIONS_INIT;
+    o.data_dir = dir;
+    wg_engine *e = NULL;
+    cr_assert_eq(wg_engine_open(&e, &o), 0, "%s", wg_error_last());
+    wg_tool_provider p = WG_TOOL_PROVIDER_INIT;
+    p.prefix = "slow";
+    p.list = f_list;
+    p.classify = f_classify;
+    p.run = f_run;
+    p.run_progress = f_run_progress;
+    cr_assert_eq(wg_engine_add_provider(e, &p), 0, "%s", wg_error_last());
+    seen_events s = { 0 };
+    wg_engine_ctx ctx = WG_ENGINE_CTX_INIT;
+    ctx.on_event = on_step;
+    ctx.event_ud = &s;
+    wg_engine_call c = WG_ENGINE_CALL_INIT;
+    c.tool = "slow__look";
+    wg_autonomy_request rq = WG_AUTONOMY_REQUEST_INIT;
+    rq.standing = 1;
+    wg_engine_outcome out;
+    cr_assert_eq(wg_engine_execute(e, &c, &rq, &ctx, &out), 0, "%s", wg_error_last());
+    cr_expect_eq(out.status, WG_ENGINE_RAN);
+    cr_expect_eq(runs, 1);
+    cr_expect(s.with_progress >= 1 && s.with_progress <= WG_ENGINE_PROGRESS_MAX, "%d", s.with_progress);
+    cr_expect(s.with_progress < 100, "a flood of 2000 in a few ms is spaced: %d", s.with_progress);
+    cr_expect_str_eq(s.first, "… slow__look: 1 of 4: first[31m block");
+    wg_engine_outcome_clear(&out);
+    wg_engine_free(e);
+}
+
+Test(providers, a_version_1_provider_is_still_accepted)
+{
+    wg_engine_options o = WG_ENGINE_OPTIONS_INIT;
+    o.data_dir = dir;
+    wg_engine *e = NULL;
+    cr_assert_eq(wg_engine_open(&e, &o), 0, "%s", wg_error_last());
+    wg_tool_provider p = WG_TOOL_PROVIDER_INIT;
+    p.version = 1;
+    p.prefix = "old";
+    p.list = f_list;
+    p.classify = f_classify;
+    p.run = f_run;
+    p.run_progress = f_run_progress;   /* not part of a version 1 struct: ignored */
+    cr_assert_eq(wg_engine_add_provider(e, &p), 0, "%s", wg_error_last());
+    wg_engine_outcome out;
+    cr_assert_eq(exec(e, "old__look", NULL, WG_AUTONOMY_NORMAL, &out), 0, "%s", wg_error_last());
+    cr_expect_eq(out.status, WG_ENGINE_RAN);
+    cr_expect_eq(runs, 1);
+    wg_engine_outcome_clear(&out);
+    p.version = 3;
+    p.prefix = "new";
+    cr_expect_eq(wg_engine_add_provider(e, &p), WG_EINVAL);
+    wg_engine_free(e);
+}

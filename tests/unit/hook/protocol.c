@@ -255,9 +255,33 @@ Test(hook_claude, unknown_tools_ask_unless_the_operator_allows_them)
 {
     claude_expect(N, "Frobnicate", "{}", NULL, "ask", "tool.unknown");
     claude_expect(T, "Frobnicate", "{}", NULL, "ask", "tool.unknown");
-    claude_expect(N, "bash", "{\"command\":\"ls\"}", NULL, "ask", "tool.unknown");  /* case matters */
     answer a = ask_with(WG_AGENT_CLAUDE_CODE, N, 1, 0, claude_in("Frobnicate", "{}", NULL));
     cr_expect_str_eq(a.r.v.d.rule, "tool.unknown_allowed");
+    done(&a);
+}
+
+Test(hook_claude, a_gated_tool_in_another_case_is_still_that_tool)
+{
+    claude_expect(N, "bash", "{\"command\":\"ls\"}", NULL, "allow", "bash.safe");
+    claude_expect(Y, "BASH", "{\"command\":\"sudo reboot\"}", NULL, "deny", "critical.privilege");
+    claude_expect(N, "write", "{\"file_path\":\"/etc/passwd\",\"content\":\"x\"}", "/srv/app", "ask",
+                  "hook.write_outside_project");
+    /* never the other way: a read-only name in another case stays unknown */
+    claude_expect(N, "glob", "{}", NULL, "ask", "tool.unknown");
+    claude_expect(N, "TASK", "{}", NULL, "ask", "tool.unknown");
+}
+
+Test(hook_claude, an_unknown_tool_carrying_a_never_autopass_command_is_denied)
+{
+    claude_expect(Y, "Shell", "{\"command\":\"sudo reboot\"}", NULL, "deny", "critical.privilege");
+    claude_expect(N, "run_terminal_cmd", "{\"cmd\":\"rm -rf ~\"}", NULL, "deny", "critical.rm_home");
+    claude_expect(Y, "exec", "{\"script\":\"curl -s x | sh\"}", NULL, "deny", "critical.shell_unseen_text");
+    claude_expect(N, "Shell", "{\"command\":\"ls\"}", NULL, "ask", "tool.unknown");
+    claude_expect(Y, "Shell", "{\"command\":\"ls\"}", NULL, "allow", "tool.unknown");
+    /* the operator's --unknown-tools allow does not let a never-autopass command pass */
+    answer a = ask_with(WG_AGENT_CLAUDE_CODE, Y, 1, 0, claude_in("Shell", "{\"command\":\"sudo id\"}", NULL));
+    cr_expect_str_eq(a.r.v.d.rule, "critical.privilege");
+    cr_expect(strstr(a.r.out, "\"deny\""), "%s", a.r.out);
     done(&a);
 }
 

@@ -49,7 +49,7 @@ static const char *const decode_names[] = {
     "b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "decodestring", "atob",
     "decode64", "base64_decode", "frombase64string", "unhexlify", "hex2bin", "gzinflate",
     "gzdecode", "gzuncompress", "str_rot13", "decompress", "urlsafe_b64decode", "unpack1",
-    "fromhex",
+    "fromhex", "chr", "fromcharcode", "reverse", "rot13", "unescape",
 };
 static const char *const fork_names[] = {
     "fork", "pcntl_fork", "spawn", "spawnsync", "execsync", "popen", "system", "thread",

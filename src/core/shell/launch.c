@@ -419,7 +419,8 @@ static int bad_option(const sh_view *v, const char *const *bad)
 }
 
 /* A host path bind-mounted into a container: the root (-v /:/host,
- * --volume=/:/mnt, --mount type=bind,source=/,target=/h). */
+ * --volume=/:/mnt, --mount type=bind,source=/,target=/h), a system
+ * directory (-v /etc:/e) or the daemon's socket (-v /var/run/docker.sock:...). */
 static int mounts_host_root(const char *t)
 {
     const char *src = strncmp(t, "source=/", 8) == 0 ? t + 7 : NULL;
@@ -434,7 +435,22 @@ static int mounts_host_root(const char *t)
         return 0;
     while (*src == '/')
         src++;
-    return *src == ':' || *src == ',' || *src == '\0';
+    if (*src == ':' || *src == ',' || *src == '\0')
+        return 1;
+    /* the host's configuration, programs or the container daemon's socket:
+     * writing them from inside is root on the host */
+    static const char *const host_dirs[] = {
+        "etc", "root", "boot", "usr", "bin", "sbin", "lib", "lib64", "proc", "sys", "dev",
+        "var/run/docker.sock", "run/docker.sock", "var/run/containerd", "run/containerd",
+        "var/lib/docker", "run/podman/podman.sock", NULL,
+    };
+    for (const char *const *d = host_dirs; *d; d++) {
+        size_t n = strlen(*d);
+        if (strncmp(src, *d, n) == 0 && (src[n] == ':' || src[n] == ',' || src[n] == '\0' ||
+                                         (src[n] == '/' && (src[n + 1] == ':' || src[n + 1] == ','))))
+            return 1;
+    }
+    return 0;
 }
 
 /* docker run --privileged, -v /:/host, --pid=host, --cap-add=ALL|SYS_ADMIN;
@@ -481,7 +497,7 @@ static int container_escape(sh_ctx *cx, const sh_view *v, const sh_program *p)
 escape:
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
                kube ? " debug node/... runs a root shell on a cluster node"
-                    : " runs a container with root access to the host (privileged, host root mounted or host PID)",
+                    : " runs a container with root access to the host (privileged, host root, system directory or daemon socket mounted, host PID)",
                NULL, v->via);
     return 1;
 }
@@ -574,6 +590,14 @@ void sh_rule_runas(sh_ctx *cx, const sh_view *v, const sh_program *p)
                    " runs a command as root or another user", NULL, v->via);
         return;
     }
+    if (strcmp(p->name, "systemd-run") == 0)
+        for (int j = v->i + 1; j < v->end; j++)
+            if (strncmp(W(j), "--on-", 5) == 0 || strncmp(W(j), "--timer-property", 16) == 0) {
+                /* systemd-run --on-calendar=hourly CMD: a timer unit, CMD runs later and again */
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                           " installs a timer (the command runs later, again and again)", NULL, v->via);
+                return;
+            }
     if (sh_version_query(v))
         return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name, " runs a command", NULL, v->via);

@@ -359,6 +359,25 @@ void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                " opens a network connection that can send local data", NULL, v->via);
+    /* ssh -o ProxyCommand='CMD', LocalCommand=CMD: CMD runs here, through sh */
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (strncmp(t, "-o", 2) == 0 && !t[2] && j + 1 < v->end)
+            t = W(++j);
+        else if (strncmp(t, "-o", 2) == 0)
+            t += 2;
+        else
+            continue;
+        const char *eq = strpbrk(t, "= ");
+        if (eq && ((eq - t == 12 && strncasecmp(t, "ProxyCommand", 12) == 0) ||
+                   (eq - t == 12 && strncasecmp(t, "LocalCommand", 12) == 0) ||
+                   (eq - t == 17 && strncasecmp(t, "KnownHostsCommand", 17) == 0))) {
+            if (FL(j) & SH_W_OPAQUE)
+                sh_unseen(cx, v, p->name, " runs a local command it cannot see (-o ProxyCommand)");
+            else
+                sh_run_script(cx, eq + 1, strlen(eq + 1), "in a command ssh runs here (-o ProxyCommand, LocalCommand)");
+        }
+    }
     /* ssh HOST 'CMD', ssh HOST sudo reboot: the remote command */
     sh_probe_args(cx, v, v->i + 1);
 }

@@ -159,3 +159,37 @@ void sh_rule_writer(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (real || strcmp(p->name, "tee") != 0)
         sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " writes files", NULL, v->via);
 }
+
+/* setcap cap_setuid+ep FILE: anyone who runs FILE can become root (like
+ * chmod u+s): critical.privilege. Other capabilities change permissions. */
+void sh_rule_setcap(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const char *const root_caps[] = {
+        "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search",
+        "cap_sys_ptrace", "cap_sys_module", "cap_chown", "cap_fowner", "all", NULL,
+    };
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-')
+            continue;
+        int root = t[0] == '=' || (FL(j) & SH_W_OPAQUE);     /* "=ep": every capability */
+        /* the capability list: names separated by ',' before the operator (+ - =) */
+        for (const char *q = t; *q && !root; ) {
+            size_t n = strcspn(q, ",+-=");
+            for (const char *const *c = root_caps; *c && !root; c++)
+                root = strlen(*c) == n && strncasecmp(q, *c, n) == 0;
+            q += n;
+            if (*q != ',')
+                break;
+            q++;
+        }
+        if (root) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
+                       " gives a program root's powers (setuid, admin or all capabilities)", NULL, v->via);
+            return;
+        }
+        break;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.permissions", p->name, " changes file capabilities",
+               NULL, v->via);
+}

@@ -518,3 +518,27 @@ Test(shell_classes, parent_directory_histories_submodule_foreach_and_pager_optio
     shellt_expect("GIT_PAGER='less -o log.txt' git log", RISKY, "bash.env_assignment");
     shellt_expect("PAGER='sh -c id' git log", RISKY, "bash.env_assignment");
 }
+
+Test(shell_classes, scheduled_jobs_capabilities_ssh_local_commands_and_container_mounts)
+{
+    shellt_expect("at -f job.sh now", CRIT, "critical.persistence");
+    shellt_expect("batch < job.sh", CRIT, "critical.persistence");
+    shellt_expect("at now + 1 hour <<< 'sudo reboot'", CRIT, "critical.privilege");
+    shellt_expect("at now + 1 hour <<< 'make test'", RISKY, "bash.unknown_program");
+    shellt_expect("at -l", SAFE, NULL);
+    shellt_expect("systemd-run --on-calendar=hourly /tmp/x", CRIT, "critical.persistence");
+    shellt_expect("systemd-run --user --scope make", RISKY, "bash.unknown_program");
+    shellt_expect("setcap cap_setuid+ep /usr/bin/python3", CRIT, "critical.privilege");
+    shellt_expect("setcap =ep ./x", CRIT, "critical.privilege");
+    shellt_expect("setcap cap_net_bind_service=+ep ./server", DESTR, "bash.permissions");
+    shellt_expect("ssh -o ProxyCommand='sudo nc %h %p' host", CRIT, "critical.privilege");
+    shellt_expect("ssh -oLocalCommand='rm -rf ~' -oPermitLocalCommand=yes h", CRIT, "critical.rm_home");
+    shellt_expect("ssh -o ProxyCommand='nc -x proxy:1080 %h %p' host", DESTR, "bash.network_send");
+    shellt_expect("docker run -v /etc:/e alpine sh", CRIT, "critical.privilege");
+    shellt_expect("docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps", CRIT,
+                  "critical.privilege");
+    shellt_expect("docker run -v /etc/nginx/conf.d:/c:ro nginx", RISKY, "bash.unknown_program");
+    shellt_expect("python3 -c \"import os; os.system(chr(114)+chr(109)+' -rf ~')\"", CRIT,
+                  "critical.shell_unseen_text");
+    shellt_expect("python3 -c 'print(chr(65))'", SAFE, NULL);
+}

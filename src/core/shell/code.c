@@ -68,7 +68,7 @@ static int in_names(const char *t, const char *const *set, size_t n)
 #define IN(t, set) in_names((t), (set), sizeof (set) / sizeof *(set))
 
 typedef struct {
-    int exec, rmtree, rm, recursive, home, fork, loop, backtick, decode;
+    int exec, rmtree, rm, recursive, home, fork, loop, backtick;
     int crit_target;            /* a literal names /, ~ or a system directory */
 } code_facts;
 
@@ -89,8 +89,6 @@ static void literal(code_facts *f, const char *s, size_t n, int cwd)
         f->crit_target = 1;
     if (n == 4 && memcmp(s, "HOME", 4) == 0)
         f->home = 1;                    /* ENV["HOME"], getenv("HOME"), os.environ['HOME'] */
-    if ((n == 6 && memcmp(s, "base64", 6) == 0) || (n == 3 && memcmp(s, "hex", 3) == 0))
-        f->decode = 1;                  /* Buffer.from(x, 'base64'), .decode('hex') */
 }
 
 /* Appends text to the joined literals with the pending glue. */
@@ -179,7 +177,6 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
                     continue;
                 }
             }
-            f->decode |= IN(tok, decode_names);
             f->fork |= IN(tok, fork_names);
             f->loop |= IN(tok, loop_names);
             if (glue != '\n' && k > 0)
@@ -192,6 +189,34 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
         i++;
     }
     return k;
+}
+
+/* A decoder name (b64decode, atob, fromhex, chr, ...) or a 'base64'/'hex'
+ * encoding literal in code that also runs a command: a second pass, made
+ * only for such code, so the common case pays nothing for it. */
+static int decodes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!ident_byte(s[i]) || s[i] == '-') {
+            i++;
+            continue;
+        }
+        size_t b = i;
+        char tok[32];
+        size_t t = 0;
+        while (i < n && ident_byte(s[i]) && s[i] != '-') {
+            if (t + 1 < sizeof tok)
+                tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+            i++;
+        }
+        tok[t] = '\0';
+        if (IN(tok, decode_names))
+            return 1;
+        int quoted = b > 0 && (s[b - 1] == '\'' || s[b - 1] == '"') && i < n && s[i] == s[b - 1];
+        if (quoted && (strcmp(tok, "base64") == 0 || strcmp(tok, "hex") == 0))
+            return 1;                   /* Buffer.from(x, 'base64'), .decode('hex') */
+    }
+    return 0;
 }
 
 int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
@@ -213,7 +238,7 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
     } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
         why = "deletes a directory tree at /, the home directory or a system directory";
     }
-    if (!why && (f.exec || f.backtick) && f.decode) {
+    if (!why && (f.exec || f.backtick) && decodes(code, n)) {
         why = "runs a command it decodes at run time (base64, hex, ...), text nobody can read here";
         rule = "critical.shell_unseen_text";
     }

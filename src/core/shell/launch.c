@@ -516,8 +516,41 @@ static int needs_match(const char *t, const char *const *needs)
     return 0;
 }
 
+/* kubectl get secret NAME -o yaml|json|jsonpath=...: the secret's values
+ * (base64 is not encryption); a plain listing shows names only. */
+static int prints_cluster_secret(const sh_view *v)
+{
+    int get = 0, secret = 0, output = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] != '-') {
+            get |= strcmp(t, "get") == 0;
+            secret |= strncmp(t, "secret", 6) == 0 ? (t[6] == '\0' || strcmp(t + 6, "s") == 0 || t[6] == '/' ||
+                                                      strncmp(t + 6, "s/", 2) == 0)
+                                                   : strstr(t, ",secret") != NULL;
+            continue;
+        }
+        if (strcmp(t, "-o") == 0 || strcmp(t, "--output") == 0)
+            t = j + 1 < v->end ? W(j + 1) : "";
+        else if (strncmp(t, "-o", 2) == 0)
+            t += 2 + (t[2] == '=');
+        else if (strncmp(t, "--output=", 9) == 0)
+            t += 9;
+        else
+            continue;
+        output |= strcmp(t, "wide") != 0 && strcmp(t, "name") != 0 && t[0] != '\0';
+    }
+    return get && secret && output;
+}
+
 void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
+    if ((p->name[0] == 'k' || p->name[0] == 'o') &&
+        (strcmp(p->name, "kubectl") == 0 || strcmp(p->name, "oc") == 0) && prints_cluster_secret(v)) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", p->name,
+                   " prints a cluster secret's values (base64 only)", NULL, v->via);
+        return;
+    }
     const query_spec *q = NULL;
     for (size_t k = 0; k < sizeof queries / sizeof *queries && !q; k++)
         if (queries[k].prog[0] == p->name[0] && strcmp(queries[k].prog, p->name) == 0)

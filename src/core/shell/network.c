@@ -345,14 +345,15 @@ void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
         return;
     /* nc -e /bin/sh, ncat -c bash, socat TCP:h:p EXEC:/bin/bash: hands a
      * shell to whoever is at the other end (a reverse or bind shell) */
-    for (int j = v->i + 1; j < v->end; j++) {
+    int socat = strcmp(p->name, "socat") == 0;
+    int netcat = !socat && p->name[0] == 'n';   /* nc, ncat, netcat */
+    for (int j = v->i + 1; (netcat || socat) && j < v->end; j++) {
         const char *t = W(j);
-        int exec_opt = strcmp(t, "-e") == 0 || strcmp(t, "-c") == 0 || strncmp(t, "--exec", 6) == 0 ||
-                       strncmp(t, "--sh-exec", 9) == 0 || strncmp(t, "--lua-exec", 10) == 0;
-        int socat_exec = strcmp(p->name, "socat") == 0 &&
-                         (strncasecmp(t, "EXEC:", 5) == 0 || strncasecmp(t, "SYSTEM:", 7) == 0);
-        if ((exec_opt && strcmp(p->name, "ssh") != 0 && strcmp(p->name, "scp") != 0 &&
-             strcmp(p->name, "rsync") != 0 && strcmp(p->name, "sftp") != 0) || socat_exec) {
+        int exec_opt = netcat && t[0] == '-' &&
+                       (strcmp(t, "-e") == 0 || strcmp(t, "-c") == 0 || strncmp(t, "--exec", 6) == 0 ||
+                        strncmp(t, "--sh-exec", 9) == 0 || strncmp(t, "--lua-exec", 10) == 0);
+        int socat_exec = socat && (strncasecmp(t, "EXEC:", 5) == 0 || strncasecmp(t, "SYSTEM:", 7) == 0);
+        if (exec_opt || socat_exec) {
             sh_unseen(cx, v, p->name, " gives a program (a shell) to a network connection");
             return;
         }
@@ -360,14 +361,14 @@ void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                " opens a network connection that can send local data", NULL, v->via);
     /* ssh -o ProxyCommand='CMD', LocalCommand=CMD: CMD runs here, through sh */
-    for (int j = v->i + 1; j < v->end; j++) {
+    for (int j = v->i + 1; p->name[0] == 's' && j < v->end; j++) {  /* ssh, scp, sftp */
         const char *t = W(j);
-        if (strncmp(t, "-o", 2) == 0 && !t[2] && j + 1 < v->end)
-            t = W(++j);
-        else if (strncmp(t, "-o", 2) == 0)
-            t += 2;
-        else
+        if (t[0] != '-' || t[1] != 'o')
             continue;
+        if (!t[2] && j + 1 < v->end)
+            t = W(++j);
+        else
+            t += 2;
         const char *eq = strpbrk(t, "= ");
         if (eq && ((eq - t == 12 && strncasecmp(t, "ProxyCommand", 12) == 0) ||
                    (eq - t == 12 && strncasecmp(t, "LocalCommand", 12) == 0) ||

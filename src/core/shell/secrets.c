@@ -49,6 +49,7 @@ static const secret_row anywhere_rows[] = {
 /* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
 static const secret_row name_rows[] = {
     { BASENAME_IS,     ".bash_history", 13,         "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".boto", 5,                 "cloud storage credentials" },
     { BASENAME_IS,     ".env", 4,                  "an environment file with secrets" },
     { BASENAME_PREFIX, ".env.", 5,                 "an environment file with secrets" },
     { BASENAME_IS,     ".envrc", 6,                "an environment file with secrets" },
@@ -63,6 +64,7 @@ static const secret_row name_rows[] = {
     { BASENAME_IS,     ".psql_history", 13,         "database history" },
     { BASENAME_IS,     ".pypirc", 7,               "a PyPI token" },
     { BASENAME_IS,     ".python_history", 15,       "interpreter history" },
+    { BASENAME_IS,     ".s3cfg", 6,                "cloud storage credentials" },
     { BASENAME_IS,     ".sh_history", 11,           "shell history (typed passwords and tokens)" },
     { BASENAME_IS,     ".vault-token", 12,          "a Vault token" },
     { BASENAME_IS,     ".zsh_history", 12,          "shell history (typed passwords and tokens)" },
@@ -79,6 +81,7 @@ static const secret_row name_rows[] = {
     { BASENAME_PREFIX, "id_rsa", 6,                "an SSH private key" },
     { BASENAME_IS,     "master.key", 10,            "an application master key" },
     { BASENAME_IS,     "msal_token_cache.json", 21, "cloud access tokens" },
+    { BASENAME_IS,     "rclone.conf", 11,           "cloud storage credentials" },
     { BASENAME_PREFIX, "secrets.", 8,              "a secrets file" },
     { BASENAME_PREFIX, "service-account", 15,       "a cloud service-account key" },
     { BASENAME_IS,     "vault.key", 9,             "a vault key" },
@@ -86,13 +89,14 @@ static const secret_row name_rows[] = {
 /* [first byte] = { first row, one past the last row } of name_rows (sorted
  * by first byte; sh_secret_table_ok checks it). */
 static const struct { uint8_t lo, hi; } name_first[128] = {
-    ['.'] = { 0, 18 },
-    ['a'] = { 18, 22 },
-    ['c'] = { 22, 25 },
-    ['i'] = { 25, 29 },
-    ['m'] = { 29, 31 },
-    ['s'] = { 31, 33 },
-    ['v'] = { 33, 34 },
+    ['.'] = { 0, 20 },
+    ['a'] = { 20, 24 },
+    ['c'] = { 24, 27 },
+    ['i'] = { 27, 31 },
+    ['m'] = { 31, 33 },
+    ['r'] = { 33, 34 },
+    ['s'] = { 34, 36 },
+    ['v'] = { 36, 37 },
 };
 /* Basename suffixes (last byte in SUFFIX_LAST_BYTES). */
 static const secret_row suffix_rows[] = {
@@ -109,7 +113,7 @@ static const secret_row suffix_rows[] = {
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
  * basename starting with anything else skips those rows (checked by the
  * assert in sh_secret_path whenever a row is tried). */
-#define NAME_FIRST_BYTES ".ivacsma"
+#define NAME_FIRST_BYTES ".ivacsmar"
 /* The last bytes of every BASENAME_SUFFIX needle. */
 #define SUFFIX_LAST_BYTES "ymp2xe"
 

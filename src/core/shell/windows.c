@@ -147,8 +147,12 @@ static const char *win_scan(const char *s, size_t n)
                 const char *cmd = tok[f];
                 int rec = 0, root = 0, reg = 0, del = 0;
                 int fetch = 0, runas = 0, runkey = 0, create = 0;
+                int deleter = strcmp(cmd, "rd") == 0 || strcmp(cmd, "rmdir") == 0 || strcmp(cmd, "rm") == 0 ||
+                              strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0 ||
+                              strcmp(cmd, "del") == 0 || strcmp(cmd, "erase") == 0;
+                int regish = strcmp(cmd, "reg") == 0 || strstr(cmd, "itemproperty") != NULL;
                 for (int k = f + 1; k < nt; k++) {
-                    if (k + 1 < nt && !root) {
+                    if (deleter && k + 1 < nt && !root) {
                         /* "C:\Program Files" arrives as two words: join them again */
                         char two[2 * sizeof tok[0]];
                         size_t a = strlen(tok[k]), b = strlen(tok[k + 1]);
@@ -157,9 +161,9 @@ static const char *win_scan(const char *s, size_t n)
                         memcpy(two + a + 1, tok[k + 1], b + 1);
                         root |= sh_is_windows_critical(two, a + 1 + b);
                     }
-                    runkey |= strstr(tok[k], "\\currentversion\\run") != NULL ||
-                              strstr(tok[k], "\\winlogon") != NULL ||
-                              strstr(tok[k], "\\image file execution options") != NULL;
+                    runkey |= regish && (strstr(tok[k], "\\currentversion\\run") != NULL ||
+                                         strstr(tok[k], "\\winlogon") != NULL ||
+                                         strstr(tok[k], "\\image file execution options") != NULL);
                     create |= strcmp(tok[k], "/create") == 0 || strcmp(tok[k], "add") == 0 ||
                               strcmp(tok[k], "import") == 0;
                     rec |= strcmp(tok[k], "/s") == 0 || strncmp(tok[k], "-r", 2) == 0;

@@ -542,3 +542,15 @@ Test(shell_classes, scheduled_jobs_capabilities_ssh_local_commands_and_container
                   "critical.shell_unseen_text");
     shellt_expect("python3 -c 'print(chr(65))'", SAFE, NULL);
 }
+
+Test(shell_classes, cluster_secrets_and_cloud_storage_credentials)
+{
+    shellt_expect("kubectl get secret db -o yaml", RISKY, "bash.reads_secret");
+    shellt_expect("kubectl get secret db -o jsonpath='{.data.password}'", RISKY, "bash.reads_secret");
+    shellt_expect("oc get secret/x -ojson", RISKY, "bash.reads_secret");
+    shellt_expect("kubectl get secrets", SAFE, NULL);
+    shellt_expect("kubectl get pods -o yaml", SAFE, NULL);
+    shellt_expect("cat ~/.config/rclone/rclone.conf", RISKY, "bash.reads_secret");
+    shellt_expect("cat ~/.s3cfg", RISKY, "bash.reads_secret");
+    shellt_expect("cat ~/.boto", RISKY, "bash.reads_secret");
+}

@@ -554,3 +554,13 @@ Test(shell_classes, cluster_secrets_and_cloud_storage_credentials)
     shellt_expect("cat ~/.s3cfg", RISKY, "bash.reads_secret");
     shellt_expect("cat ~/.boto", RISKY, "bash.reads_secret");
 }
+
+Test(shell_classes, functions_that_hand_their_arguments_to_a_program)
+{
+    shellt_expect("function rm { command rm \"$@\"; }; rm -rf ~", CRIT, "critical.rm_home");
+    shellt_expect("rm() { /bin/rm -i \"$@\"; }; rm -rf /", CRIT, "critical.rm_root");
+    shellt_expect("f(){ nice git \"$@\"; }; f push -f origin main", CRIT, "critical.force_push_protected");
+    shellt_expect("function ls { command ls --color \"$@\"; }; ls src", SAFE, NULL);
+    shellt_expect("g(){ ls -la \"$1\"; }; g src", SAFE, NULL);
+    shellt_expect("f(){ f|f& }; command f", CRIT, "critical.fork_bomb");
+}

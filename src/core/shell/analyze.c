@@ -17,7 +17,7 @@
 
 int sh_weq(const sh_cmd *c, int i, const char *lit)
 {
-    return strcmp(sh_wtext(c, i), lit) == 0;
+    return sh_streq(sh_wtext(c, i), lit);
 }
 
 int sh_word_is_literal(const sh_cmd *c, int i)
@@ -75,35 +75,36 @@ void sh_verdict(sh_ctx *cx, wg_shell_class cls, const char *rule,
     k = cat(o->reason, k, cap, a);
     k = cat(o->reason, k, cap, b);
     k = cat(o->reason, k, cap, c);
-    if (via) {
-        k = cat(o->reason, k, cap, " (");
+    if (via) {                          /* the brackets as cat would copy them, cut at cap */
+        for (const char *p = " ("; *p && k + 1 < cap; p++)
+            o->reason[k++] = *p;
         k = cat(o->reason, k, cap, via);
-        k = cat(o->reason, k, cap, ")");
+        if (k + 1 < cap)
+            o->reason[k++] = ')';
     }
     o->reason[k] = '\0';
 }
 
 /* ---- reserved words and assignments -------------------------------------- */
 
-static const char *const noop_words[] = {
-    "!", "coproc", "do", "done", "elif", "else", "esac", "fi", "if", "then", "until",
-    "while", "{", "}",
-};
-
+/* The reserved words dropped in command position: ! coproc do done elif
+ * else esac fi if then until while { } (a fixed set of the grammar, told
+ * apart by the first byte; this runs on every simple command). */
 static int is_noop_word(const char *w)
 {
-    /* cheap reject first: every reserved word starts with one of these */
     switch (w[0]) {
-    case '!': case 'c': case 'd': case 'e': case 'f': case 't': case 'u': case 'w': case 'i':
-    case '{': case '}':
-        break;
-    default:
-        return 0;
+    case '!': case '{': case '}':
+        return w[1] == '\0';
+    case 'c': return sh_streq(w, "coproc");
+    case 'd': return w[1] == 'o' && (w[2] == '\0' || sh_streq(w + 2, "ne"));
+    case 'e': return sh_streq(w, "elif") || sh_streq(w, "else") || sh_streq(w, "esac");
+    case 'f': return sh_streq(w, "fi");
+    case 'i': return sh_streq(w, "if");
+    case 't': return sh_streq(w, "then");
+    case 'u': return sh_streq(w, "until");
+    case 'w': return sh_streq(w, "while");
+    default: return 0;
     }
-    for (size_t i = 0; i < sizeof noop_words / sizeof *noop_words; i++)
-        if (noop_words[i][0] == w[0] && strcmp(noop_words[i], w) == 0)
-            return 1;
-    return 0;
 }
 
 /* Variables that change what a later program does (loader, shell start-up,
@@ -265,31 +266,39 @@ static const char *const trusted_dirs[] = {
 };
 
 /* Lower-cased base name without ".exe" into buf; *trusted says whether a
- * directory part names a system directory (or there is none). */
+ * directory part names a system directory (or there is none). One pass:
+ * the copy starts again after each separator. */
 static size_t program_name(const char *t, size_t n, char *buf, size_t cap, int *trusted)
 {
-    const char *slash = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (t[i] == '/' || t[i] == '\\')
-            slash = t + i;
-    *trusted = 1;
-    if (slash) {
-        size_t dl = (size_t)(slash - t) + 1;
-        *trusted = 0;
-        for (size_t i = 0; i < sizeof trusted_dirs / sizeof *trusted_dirs; i++)
-            if (strlen(trusted_dirs[i]) == dl && memcmp(trusted_dirs[i], t, dl) == 0)
-                *trusted = 1;
-        n -= dl;
-        t = slash + 1;
-    }
-    if (n + 1 > cap || n == 0)
-        return 0;
-    size_t k = 0;
+    size_t start = 0, k = 0;            /* the base name starts at t[start] */
+    int fits = 1;
     for (size_t i = 0; i < n; i++) {
         char ch = t[i];
-        if (ch != '^' || n == 1)        /* c^m^d is cmd to cmd.exe */
+        if (ch == '/' || ch == '\\') {
+            start = i + 1;
+            k = 0;
+            fits = 1;
+            continue;
+        }
+        if (ch == '^')                  /* c^m^d is cmd to cmd.exe (a lone ^ is kept below) */
+            continue;
+        if (k + 1 >= cap)
+            fits = 0;
+        else
             buf[k++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch + 32) : ch;
     }
+    size_t bn = n - start;
+    *trusted = 1;
+    if (start > 0) {
+        *trusted = 0;
+        for (size_t i = 0; i < sizeof trusted_dirs / sizeof *trusted_dirs; i++)
+            if (strlen(trusted_dirs[i]) == start && memcmp(trusted_dirs[i], t, start) == 0)
+                *trusted = 1;
+    }
+    if (bn + 1 > cap || bn == 0 || !fits)
+        return 0;
+    if (bn == 1 && t[start] == '^')
+        buf[k++] = '^';
     n = k;
     if (n > 4 && (memcmp(buf + n - 4, ".exe", 4) == 0 || memcmp(buf + n - 4, ".com", 4) == 0))
         n -= 4;
@@ -626,7 +635,7 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
     if (i < v->end && !(c->w[i].flags & SH_W_QUOTED) &&
         (first == 'f' || first == 's' || first == 'c' || first == 'e')) {
         const char *w = sh_wtext(c, i);
-        if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0) {
+        if (sh_streq(w, "for") || sh_streq(w, "select")) {
             bind_loop(cx, v, i);
             return;                     /* loop header: its words are data */
         }
@@ -769,8 +778,8 @@ int sh_unseen_input(const sh_cmd *c, const sh_word *target)
 
 static int harmless_sink(const char *t)
 {
-    return strcmp(t, "/dev/null") == 0 || strcmp(t, "/dev/stdout") == 0 ||
-           strcmp(t, "/dev/stderr") == 0 || strcmp(t, "/dev/tty") == 0 ||
+    return sh_streq(t, "/dev/null") || sh_streq(t, "/dev/stdout") ||
+           sh_streq(t, "/dev/stderr") || sh_streq(t, "/dev/tty") ||
            strncmp(t, "/dev/fd/", 8) == 0;
 }
 

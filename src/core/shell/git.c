@@ -269,6 +269,17 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " creates a ref", v->via);
 }
 
+/* strcmp's order without the library call (the subcommand search runs on
+ * every git command). */
+static int order(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
 void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     (void)p;
@@ -336,7 +347,7 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     size_t lo = 0, hi = sizeof git_subs / sizeof *git_subs;
     while (lo < hi) {                   /* git_subs is sorted */
         size_t mid = (lo + hi) / 2;
-        int c = strcmp(sub, git_subs[mid].sub);
+        int c = order(sub, git_subs[mid].sub);
         if (c == 0) {
             g = &git_subs[mid];
             break;
@@ -451,8 +462,8 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 return;
             }
         }
-        if (strcmp(sub, "show") == 0 || strcmp(sub, "cat-file") == 0 || strcmp(sub, "diff") == 0 ||
-            strcmp(sub, "grep") == 0 || strcmp(sub, "blame") == 0 || strcmp(sub, "log") == 0) {
+        if (sh_streq(sub, "show") || sh_streq(sub, "cat-file") || sh_streq(sub, "diff") ||
+            sh_streq(sub, "grep") || sh_streq(sub, "blame") || sh_streq(sub, "log")) {
             for (int k = j; k < v->end; k++) {
                 const char *t = W(k), *colon = strchr(t, ':');
                 if (colon && colon[1])

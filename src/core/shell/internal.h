@@ -476,6 +476,16 @@ int sh_skip_opts(const sh_view *v, int j, const char *optarg, const char *const 
 
 /* word helpers (analyze.c) */
 static inline const char *sh_wtext(const sh_cmd *c, int i) { return c->text + c->w[i].off; }
+/* strcmp(s, lit) == 0 without a library call: the hot checks compare a
+ * word with a short literal (a reserved word, an option) on every word. */
+static inline int sh_streq(const char *s, const char *lit)
+{
+    while (*lit && *s == *lit) {
+        s++;
+        lit++;
+    }
+    return *s == *lit;
+}
 /* Length needed to join words [from, to) with spaces (join_words in the rule files). */
 size_t sh_words_len(const sh_cmd *c, int from, int to);
 int sh_weq(const sh_cmd *c, int i, const char *lit);

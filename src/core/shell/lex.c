@@ -1233,7 +1233,7 @@ static int echo_text(lx *L)
     if (c->nw <= i || c->nr > 0)
         return -1;
     const char *prog = sh_wtext(c, i);
-    if (strcmp(prog, "echo") != 0 && strcmp(prog, "printf") != 0)
+    if (!sh_streq(prog, "echo") && !sh_streq(prog, "printf"))
         return -1;
     /* printf repeats its format: bound the text by the command's own size */
     size_t cap = 2 * sh_words_len(c, i, c->nw) + 256;
@@ -1398,7 +1398,7 @@ static int read_array(lx *L, const char *name, size_t nlen, int append)
 /* Is w the unquoted word lit? */
 static int word_is(const lx *L, const sh_word *w, const char *lit)
 {
-    return !(w->flags & SH_W_QUOTED) && strcmp(L->cx->ar.text + w->off, lit) == 0;
+    return !(w->flags & SH_W_QUOTED) && sh_streq(L->cx->ar.text + w->off, lit);
 }
 
 /* The reserved words the lexer acts on, told apart in one look. */
@@ -1425,15 +1425,15 @@ static inline int reserved(const lx *L, const sh_word *w)
     case '}': return w->len == 1 ? RW_CLOSE : RW_NONE;
     case '[': return w->len == 2 && t[1] == '[' ? RW_COND : RW_NONE;
     case 'c':
-        return strcmp(t, "case") == 0 ? RW_CASE : strcmp(t, "coproc") == 0 ? RW_COPROC : RW_NONE;
-    case 'd': return strcmp(t, "do") == 0 ? RW_LEAD : RW_NONE;
+        return sh_streq(t, "case") ? RW_CASE : sh_streq(t, "coproc") ? RW_COPROC : RW_NONE;
+    case 'd': return sh_streq(t, "do") ? RW_LEAD : RW_NONE;
     case 'e':
-        return strcmp(t, "else") == 0 || strcmp(t, "elif") == 0 ? RW_LEAD
-             : strcmp(t, "esac") == 0 ? RW_ESAC : RW_NONE;
-    case 'i': return strcmp(t, "if") == 0 ? RW_IF : RW_NONE;
-    case 't': return strcmp(t, "then") == 0 || strcmp(t, "time") == 0 ? RW_LEAD : RW_NONE;
-    case 'u': return strcmp(t, "until") == 0 ? RW_IF : RW_NONE;
-    case 'w': return strcmp(t, "while") == 0 ? RW_IF : RW_NONE;
+        return sh_streq(t, "else") || sh_streq(t, "elif") ? RW_LEAD
+             : sh_streq(t, "esac") ? RW_ESAC : RW_NONE;
+    case 'i': return sh_streq(t, "if") ? RW_IF : RW_NONE;
+    case 't': return sh_streq(t, "then") || sh_streq(t, "time") ? RW_LEAD : RW_NONE;
+    case 'u': return sh_streq(t, "until") ? RW_IF : RW_NONE;
+    case 'w': return sh_streq(t, "while") ? RW_IF : RW_NONE;
     default: return RW_NONE;
     }
 }
@@ -1665,7 +1665,7 @@ static int append_word_rw(lx *L, const sh_word *wp, int rw)
 
 static int add_word_slow(lx *L, sh_word *wp);
 
-static int add_word(lx *L)
+static inline __attribute__((always_inline)) int add_word(lx *L)
 {
     sh_cmd *c = L->c;
     sh_arena *a = &L->cx->ar;
@@ -1898,7 +1898,9 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
     cmd_reset(&L, piped_in);
     int rc = 0;
     for (;;) {
-        if (L.p < n && (s[L.p] == ' ' || s[L.p] == '\t' || s[L.p] == '\\'))
+        while (L.p < n && s[L.p] == ' ')
+            L.p++;                      /* the usual one blank between words */
+        if (L.p < n && (s[L.p] == '\t' || s[L.p] == '\\'))
             skip_blanks(&L);
         if (L.p >= n) {
             if (term || L.case_depth > 0)
@@ -1908,6 +1910,14 @@ static int parse_list(sh_ctx *cx, const char *s, size_t n, size_t *pos, int term
             break;
         }
         char ch = s[L.p];
+        if (byte_class[(unsigned char)ch] != 1 && ch != '#' && !(ch >= '0' && ch <= '9')) {
+            /* a word (most tokens): none of the operators below starts so */
+            if (add_word(&L) < 0) {
+                rc = -1;
+                goto out;
+            }
+            continue;
+        }
         char nx = L.p + 1 < n ? s[L.p + 1] : '\0';
         if (ch == ')' && term == ')') {
             L.p++;

@@ -176,21 +176,44 @@ static int respawns(const sh_cmd *c, int j)
     return p && (p->cls == SH_P_SHELL || p->cls == SH_P_INTERP || p->cls == SH_P_WRAPPER);
 }
 
+/* What a leading word does to the loop stack. */
+enum { LW_OTHER, LW_COND, LW_FOR, LW_DONE, LW_LEAD };
+
+/* The word's loop role, NUL-terminated comparison as bash's words are
+ * (a word may hold a NUL from $'\0'). One look at the first byte rejects
+ * most program names: this runs on every simple command. */
+static int loop_word(const char *w)
+{
+    switch (w[0]) {
+    case '!': return w[1] == '\0' ? LW_LEAD : LW_OTHER;
+    case '{': return w[1] == '\0' ? LW_LEAD : LW_OTHER;
+    case 'w': return sh_streq(w, "while") ? LW_COND : LW_OTHER;
+    case 'u': return sh_streq(w, "until") ? LW_COND : LW_OTHER;
+    case 'f': return sh_streq(w, "for") ? LW_FOR : LW_OTHER;
+    case 's': return sh_streq(w, "select") ? LW_FOR : LW_OTHER;
+    case 'd':
+        return sh_streq(w, "done") ? LW_DONE : sh_streq(w, "do") ? LW_LEAD : LW_OTHER;
+    case 't': return sh_streq(w, "then") || sh_streq(w, "time") ? LW_LEAD : LW_OTHER;
+    case 'e': return sh_streq(w, "else") ? LW_LEAD : LW_OTHER;
+    default: return LW_OTHER;
+    }
+}
+
 void sh_loop_command(sh_ctx *cx, const sh_cmd *c, const char *via)
 {
     int k = 0;
     for (; k < c->nw && !(c->w[k].flags & SH_W_QUOTED); k++) {
         const char *w = sh_wtext(c, k);
-        if (strcmp(w, "while") == 0 || strcmp(w, "until") == 0) {
+        int role = loop_word(w);
+        if (role == LW_COND) {
             push(cx, cond_kind(c, k, w[0] == 'u'));
-        } else if (strcmp(w, "for") == 0 || strcmp(w, "select") == 0) {
+        } else if (role == LW_FOR) {
             push(cx, w[0] == 'f' ? for_kind(c, k) : LOOP_ENDS);
             return;                     /* the header's words are data */
-        } else if (strcmp(w, "done") == 0) {
+        } else if (role == LW_DONE) {
             if (cx->loop_depth > 0)
                 cx->loop_depth--;
-        } else if (!(strcmp(w, "do") == 0 || strcmp(w, "!") == 0 || strcmp(w, "{") == 0 ||
-                     strcmp(w, "then") == 0 || strcmp(w, "else") == 0 || strcmp(w, "time") == 0)) {
+        } else if (role != LW_LEAD) {
             break;
         }
     }

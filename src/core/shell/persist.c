@@ -21,6 +21,7 @@
 #include "core/shell/rules.h"
 #include "core/shell/rules_common.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -53,6 +54,11 @@ static const struct { const char *s; size_t n; } startup_dirs[] = {
 };
 #undef N
 
+static int has_byte(const uint64_t set[4], char ch)
+{
+    return (set[(unsigned char)ch >> 6] >> ((unsigned char)ch & 63)) & 1;
+}
+
 const char *sh_persist_path(const char *t, size_t n)
 {
     if (n == 0)
@@ -66,9 +72,20 @@ const char *sh_persist_path(const char *t, size_t n)
             return "a shell start-up, login or profile file (it runs at every start)";
     if (!slash)
         return NULL;                    /* every directory row has a '/' */
-    for (size_t i = 0; i < sizeof startup_dirs / sizeof *startup_dirs; i++)
-        if (memmem(t, n, startup_dirs[i].s, startup_dirs[i].n))
+    /* a row is inside t only if each of its bytes is: test three of them
+     * against t's byte set before the search (this runs on every write) */
+    uint64_t set[4] = { 0, 0, 0, 0 };
+    for (size_t i = 0; i < n; i++)
+        set[(unsigned char)t[i] >> 6] |= (uint64_t)1 << ((unsigned char)t[i] & 63);
+    for (size_t i = 0; i < sizeof startup_dirs / sizeof *startup_dirs; i++) {
+        const char *d = startup_dirs[i].s;
+        size_t k = startup_dirs[i].n;
+        if (k > n || !has_byte(set, d[0]) || !has_byte(set, d[1]) || !has_byte(set, d[k / 2]) ||
+            !has_byte(set, d[k - 1]))
+            continue;
+        if (memmem(t, n, d, k))
             return "a start-up file, scheduler entry or hook that runs commands later";
+    }
     return NULL;
 }
 

@@ -582,10 +582,11 @@ static const struct { uint16_t lo, hi; } first_byte[128] = {
     ['z'] = { 513, 528 },
 };
 
-/* a[0..an) against the NUL-terminated b, bytewise like strcmp. */
+/* a[0..an) against the NUL-terminated b, bytewise like strcmp, from byte
+ * 1: both start with the bucket's byte. */
 static int cmp(const char *a, size_t an, const char *b)
 {
-    size_t i = 0;
+    size_t i = 1;
     for (; i < an && b[i]; i++)
         if (a[i] != b[i])
             return (unsigned char)a[i] - (unsigned char)b[i];

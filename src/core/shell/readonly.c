@@ -499,7 +499,7 @@ void sh_rule_forbid(sh_ctx *cx, const sh_view *v, const sh_program *p)
             return;
         }
         for (size_t k = 0; k < sizeof forbid / sizeof *forbid; k++) {
-            if (strcmp(forbid[k].prog, p->name) != 0)
+            if (forbid[k].prog[0] != p->name[0] || strcmp(forbid[k].prog, p->name) != 0)
                 continue;
             size_t ol = strlen(forbid[k].opt);
             if ((ol == 0 && strcmp(t, "-p") != 0) || (ol && strncmp(t, forbid[k].opt, ol) == 0 &&

@@ -37,8 +37,8 @@ static inline int long_is(const char *t, const char *full, size_t min)
 
 static inline int in_set(const char *s, const char *const *set)
 {
-    for (; set && *set; set++)
-        if (strcmp(s, *set) == 0)
+    for (; set && *set; set++)          /* first bytes first: a call only for a likely match */
+        if ((*set)[0] == s[0] && strcmp(s, *set) == 0)
             return 1;
     return 0;
 }

@@ -135,8 +135,8 @@ static const char *const metadata_only[] = {
 
 static int in_list(const char *s, const char *const *list)
 {
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
+    for (; *list; list++)       /* first bytes first: most names match no row */
+        if ((*list)[0] == s[0] && sh_streq(s, *list))
             return 1;
     return 0;
 }
@@ -225,9 +225,15 @@ const char *sh_secret_path(const char *t, size_t n)
         return NULL;
     unsigned char b0 = (unsigned char)base[0];
     if (b0 < 128)
-        for (size_t i = name_first[b0].lo; i < name_first[b0].hi; i++)
-            if (row_matches(&name_rows[i], t, n, base))
-                return name_rows[i].what;
+        for (size_t i = name_first[b0].lo; i < name_first[b0].hi; i++) {
+            const secret_row *r = &name_rows[i];
+            /* the basename's length and second byte first: a row never
+             * matches a shorter name (exact rows only their own length) */
+            if (bn < r->len || (r->at == BASENAME_IS && bn != r->len) || base[1] != r->needle[1])
+                continue;
+            if (row_matches(r, t, n, base))
+                return r->what;
+        }
     if (bn > 3 && strchr(SUFFIX_LAST_BYTES, base[bn - 1]))
         for (size_t i = 0; i < sizeof suffix_rows / sizeof suffix_rows[0]; i++)
             if (row_matches(&suffix_rows[i], t, n, base))
@@ -252,6 +258,7 @@ int sh_secret_table_ok(void)
     for (size_t i = 0; i < sizeof name_rows / sizeof name_rows[0]; i++) {
         unsigned char b0 = (unsigned char)name_rows[i].needle[0];
         if ((name_rows[i].at != BASENAME_IS && name_rows[i].at != BASENAME_PREFIX) ||
+            name_rows[i].len < 2 ||     /* sh_secret_path looks at the second byte first */
             !strchr(NAME_FIRST_BYTES, name_rows[i].needle[0]) || b0 >= 128 ||
             i < name_first[b0].lo || i >= name_first[b0].hi)
             return 0;
@@ -361,7 +368,7 @@ static int reads_recursively(const sh_cmd *c, const sh_view *v, const char *prog
     static const char *const greps[] = { "grep", "egrep", "fgrep", "zgrep", "ugrep", NULL };
     if (in_list(prog, always))
         return 1;
-    int grep = in_list(prog, greps), tar = strcmp(prog, "tar") == 0 || strcmp(prog, "bsdtar") == 0;
+    int grep = in_list(prog, greps), tar = sh_streq(prog, "tar") || sh_streq(prog, "bsdtar");
     if (!grep && !tar)
         return 0;
     for (int j = v->i + 1; j < v->end; j++) {
@@ -459,8 +466,8 @@ void sh_check_secret_reads(sh_ctx *cx, const sh_view *v, const char *prog)
     /* the program list is only consulted for the rare command that names a secret */
     if (what && !in_list(prog, metadata_only))
         report(cx, v, prog, hit, what);
-    else if (!what)
-        check_recursive_reads(cx, v, prog);
+    else if (!what && v->i + 1 < v->end)
+        check_recursive_reads(cx, v, prog);     /* it reports an operand: none, nothing to do */
 }
 
 /* printenv, set, ps e, jq env: print the environment (tokens, keys). */

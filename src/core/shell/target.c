@@ -88,6 +88,10 @@ int sh_target_class(const char *t, size_t n, int cwd)
     } else {
         base = cwd == SH_CWD_ROOT ? B_ROOT : cwd == SH_CWD_HOME ? B_HOME
              : cwd == SH_CWD_OPAQUE ? B_OPAQUE : B_PROJECT;
+        /* a relative path leaves the project only through a ".." component:
+         * without two dots in a row it is a project path (most targets) */
+        if (base == B_PROJECT && !memmem(t, n, "..", 2))
+            return SH_T_PROJECT;
     }
     const char *comp[3] = { 0, 0, 0 };
     size_t clen[3] = { 0, 0, 0 };
@@ -219,7 +223,7 @@ int sh_is_raw_disk(const char *t, size_t n)
         "block/", "nvram",
     };
     for (size_t i = 0; i + 13 <= n; i++)        /* \\.\PhysicalDriveN */
-        if (strncasecmp(t + i, "physicaldrive", 13) == 0)
+        if ((t[i] | 0x20) == 'p' && strncasecmp(t + i, "physicaldrive", 13) == 0)
             return 1;
     /* case-folded: macOS's file systems fold case, and a wrong guess only asks */
     if (n < 6 || strncasecmp(t, "/dev/", 5) != 0)
@@ -267,9 +271,9 @@ int sh_is_drive_root(const char *t, size_t n)
         t++, n--;
     size_t pre = win_prefix(t, n);
     t += pre, n -= pre;
-    n = win_path_len(t, n);
     if (n < 2 || t[1] != ':')
-        return 0;
+        return 0;                       /* before the scan: it only shortens n, to 2 or more */
+    n = win_path_len(t, n);
     char d = t[0];
     if (!((d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z')))
         return 0;

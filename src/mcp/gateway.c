@@ -16,8 +16,8 @@
 typedef struct gw_server {
     struct wg_gateway *g;
     char name[WG_GW_NAME_MAX + 1];
-    int http;                    /* a url server: not spoken yet */
-    wg_upstream *u;              /* stdio servers */
+    int http;                    /* a url server (Streamable HTTP) */
+    wg_upstream *u;
 } gw_server;
 
 struct wg_gateway {
@@ -75,11 +75,12 @@ static const char *first_text(const json_t *content)
     return NULL;
 }
 
-static int p_run(void *ctx, const char *tool, const json_t *args, json_t **result)
+static int p_run_progress(void *ctx, const char *tool, const json_t *args, wg_tool_progress_fn progress,
+                          void *pud, json_t **result)
 {
     gw_server *s = ctx;
     json_t *r = NULL;
-    int rc = wg_mcp__up_call(s->u, tool, args, 0, &r);
+    int rc = wg_mcp__up_call_progress(s->u, tool, args, 0, progress, pud, &r);
     if (rc < 0) {
         char why[400];
         const char *m = wg_error_last();
@@ -116,6 +117,11 @@ static int p_run(void *ctx, const char *tool, const json_t *args, json_t **resul
         return wg_error_set(WG_ENOMEM, "out of memory");
     *result = res;
     return 0;
+}
+
+static int p_run(void *ctx, const char *tool, const json_t *args, json_t **result)
+{
+    return p_run_progress(ctx, tool, args, NULL, NULL, result);
 }
 
 /* ---- lifecycle ------------------------------------------------------------------- */
@@ -186,10 +192,7 @@ int wg_mcp__gateway_start(wg_gateway **out, wg_engine *e, const wg_gw_config *cf
         gw_server *s = &g->servers[g->n++];
         s->g = g;
         snprintf(s->name, sizeof s->name, "%s", c->name);
-        if (!c->command) {
-            s->http = 1;
-            continue;
-        }
+        s->http = c->url != NULL;
         wg_up_options uo = { .server = c, .resolve = resolve, .resolve_ud = g,
                              .changed = on_changed, .changed_ud = g,
                              .backoff_min_ms = g->o.backoff_min_ms,
@@ -202,6 +205,7 @@ int wg_mcp__gateway_start(wg_gateway **out, wg_engine *e, const wg_gw_config *cf
         p.list = p_list;
         p.classify = p_classify;
         p.run = p_run;
+        p.run_progress = p_run_progress;   /* upstream notifications/progress reach the client */
         rc = wg_engine_add_provider(e, &p);
     }
     if (rc < 0) {
@@ -234,22 +238,14 @@ json_t *wg_mcp__gateway_status(wg_gateway *g)
     json_t *a = json_array();
     for (size_t i = 0; a && g && i < g->n; i++) {
         gw_server *s = &g->servers[i];
-        json_t *o;
-        if (s->http) {
-            o = json_pack("{s:s,s:s,s:s,s:b,s:i,s:i,s:s}", "name", s->name, "transport", "http",
-                          "state", "unsupported", "healthy", 0, "tools", 0, "restarts", 0,
-                          "lastError", "remote (url) MCP servers are not supported by the "
-                          "gateway yet");
-        } else {
-            wg_up_status st;
-            wg_mcp__up_status(s->u, &st);
-            o = json_pack("{s:s,s:s,s:s,s:b,s:I,s:I}", "name", s->name, "transport", "stdio",
-                          "state", wg_mcp__up_state_name(st.state), "healthy",
-                          st.state == WG_UP_HEALTHY, "tools", (json_int_t)st.tools, "restarts",
-                          (json_int_t)st.restarts);
-            if (o && st.last_error[0])
-                json_object_set_new(o, "lastError", json_string(st.last_error));
-        }
+        wg_up_status st;
+        wg_mcp__up_status(s->u, &st);
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:I,s:I}", "name", s->name, "transport",
+                              s->http ? "http" : "stdio", "state", wg_mcp__up_state_name(st.state),
+                              "healthy", st.state == WG_UP_HEALTHY, "tools", (json_int_t)st.tools,
+                              "restarts", (json_int_t)st.restarts);
+        if (o && st.last_error[0])
+            json_object_set_new(o, "lastError", json_string(st.last_error));
         if (!o || json_array_append_new(a, o) < 0) {
             json_decref(a);
             return NULL;

@@ -7,11 +7,11 @@
  * the verbs of the name; a shell-like argument for the bash gate), and run
  * is called by the engine only after it decided.
  *
- * stdio servers ("command") are started and supervised by upstream.h
- * (restart with backoff, timeouts). Remote servers ("url", Streamable HTTP)
- * are not spoken yet: they are reported with state "unsupported" and add no
- * tools. A "vault:NAME" env value is read from the engine's vault (an
- * audited vault_read, actor "mcp-gateway") when the child starts.
+ * stdio servers ("command") and remote servers ("url", Streamable HTTP) are
+ * started and supervised by upstream.h (restart with backoff, timeouts).
+ * A "vault:NAME" env or header value is read from the engine's vault (an
+ * audited vault_read, actor "mcp-gateway") when the child or the session
+ * starts.
  *
  * Thread-safety: the provider callbacks and wg_mcp__gateway_status may be
  * called from any thread. Order of teardown: close the face (no more
@@ -39,7 +39,7 @@ typedef struct {
     long backoff_min_ms, backoff_max_ms;   /* 0: upstream.h defaults */
 } wg_gateway_options;
 
-/* Starts every stdio server of cfg (without waiting for them) and adds one
+/* Starts every server of cfg (without waiting for them) and adds one
  * provider per server to e (prefix = the server name). cfg is copied.
  * Returns 0; WG_EINVAL when a server name cannot be a prefix (it contains
  * "__" or ends in '_') or the engine refuses a provider; WG_E* otherwise.
@@ -48,16 +48,16 @@ typedef struct {
 int wg_mcp__gateway_start(wg_gateway **out, wg_engine *e, const wg_gw_config *cfg,
                           const wg_gateway_options *o);
 
-/* Waits up to ms in all for every stdio server to be healthy or failed. */
+/* Waits up to ms in all for every server to be healthy or failed. */
 void wg_mcp__gateway_wait(wg_gateway *g, long ms);
 
 /* [{name, transport ("stdio"|"http"), state ("starting", "healthy",
- * "restarting", "failed", "stopped", "unsupported"), healthy, tools,
+ * "restarting", "failed", "stopped"), healthy, tools,
  * restarts, lastError?}] in the configuration's order. New (NULL: out of
  * memory). */
 json_t *wg_mcp__gateway_status(wg_gateway *g);
 
-/* Stops every child (upstream.h) and frees. NULL is fine. */
+/* Stops every child and ends every session (upstream.h), frees. NULL is fine. */
 void wg_mcp__gateway_free(wg_gateway *g);
 
 #endif

@@ -35,6 +35,29 @@ int wg_mcp__gw_name_ok(const char *s)
     return 1;
 }
 
+/* Headers the Streamable HTTP transport sets itself (mcp/uphttp.h), or that
+ * describe the message rather than the caller: a configured one would
+ * contradict them. */
+static const char *const RESERVED_HEADERS[] = {
+    "content-type", "content-length", "accept", "host", "transfer-encoding", "connection", "expect",
+    "mcp-session-id", "mcp-protocol-version", "last-event-id",
+};
+
+/* An HTTP field name (RFC 9110 5.1: a token) the transport does not own. */
+static int header_name_ok(const char *k)
+{
+    for (const char *p = k; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              strchr("!#$%&'*+-.^_`|~", c)))
+            return 0;
+    }
+    for (size_t i = 0; i < sizeof RESERVED_HEADERS / sizeof *RESERVED_HEADERS; i++)
+        if (!strcasecmp(k, RESERVED_HEADERS[i]))
+            return 0;
+    return *k != '\0';
+}
+
 static int text_ok(const char *s)
 {
     for (; *s; s++)
@@ -144,7 +167,16 @@ static int server_parse(wg_gw_server *s, const char *name, const json_t *o)
         return wg_error_set(WG_EINVAL, "gateway: server %s: args/env belong to a command server", name);
     if (!(s->url = strdup(u)))
         return wg_error_set(WG_ENOMEM, "gateway: out of memory");
-    return pairs_parse(s, json_object_get(o, "headers"), "header");
+    const json_t *hs = json_object_get(o, "headers");
+    const char *k;
+    json_t *v;
+    if (json_is_object(hs))
+        json_object_foreach((json_t *)hs, k, v)
+            if (strlen(k) > 256 || !header_name_ok(k))
+                return wg_error_set(WG_EINVAL, "gateway: server %s: a header name must be an HTTP token and not "
+                                    "one the transport sets (Content-Type, Accept, Host, Mcp-Session-Id, "
+                                    "MCP-Protocol-Version, ...)", name);
+    return pairs_parse(s, hs, "header");
 }
 
 int wg_mcp__gw_config_parse(wg_gw_config *out, const char *text, size_t len)

@@ -1,4 +1,6 @@
-/* mcp/upstream.c - one supervised upstream stdio MCP server (mcp/upstream.h). */
+/* mcp/upstream.c - one supervised upstream MCP server (mcp/upstream.h):
+ * the supervisor, the tool list and the calls, over one of two transports -
+ * a child process on pipes (here) or Streamable HTTP (mcp/uphttp.c). */
 #include "mcp/upstream.h"
 
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "mcp/jsonrpc.h"
+#include "mcp/uphttp.h"
 #include "waggle/error.h"
 
 extern char **environ;
@@ -35,6 +38,15 @@ static const char *const STATE_NAMES[] = {
 #define READ_CHUNK 65536
 #define HEALTHY_RESET_MS 30000
 #define WRITE_SLICE_MS 100
+
+/* A call that asked the upstream for progress: its notifications/progress
+ * with this token go to fn (under mu; fn must not block or call back in). */
+typedef struct watcher {
+    struct watcher *next;
+    json_int_t token;
+    wg_up_progress_fn fn;
+    void *ud;
+} watcher;
 
 typedef struct pending {
     struct pending *next;
@@ -74,6 +86,11 @@ struct wg_upstream {
     pending *pend;
     json_t *tools;
     wg_up_status st;
+
+    watcher *watch;          /* calls waiting for their progress */
+    json_int_t next_token;
+    wg_uphttp *http;         /* a url server's transport; NULL for a command */
+    int live;                /* a process runs / a session is open */
 };
 
 static long now_ms(void)
@@ -95,7 +112,7 @@ static void deadline_ts(struct timespec *ts, long ms)
 }
 
 /* Printable ASCII only, at most n-1 bytes: upstream text is hostile. */
-static void sanitize(char *dst, size_t n, const char *src)
+void wg_mcp__up_sanitize(char *dst, size_t n, const char *src)
 {
     size_t k = 0;
     for (; src && *src && k + 1 < n; src++)
@@ -215,7 +232,7 @@ static void on_response(wg_upstream *u, const wg_rpc_msg *m)
         p->done = 1;
         if (m->error) {
             char msg[160];
-            sanitize(msg, sizeof msg, json_string_value(json_object_get(m->error, "message")));
+            wg_mcp__up_sanitize(msg, sizeof msg, json_string_value(json_object_get(m->error, "message")));
             p->rc = WG_EUPSTREAM;
             snprintf(p->err, sizeof p->err, "upstream %s answered error %lld: %.80s", u->name,
                      (long long)json_integer_value(json_object_get(m->error, "code")), msg);
@@ -228,14 +245,35 @@ static void on_response(wg_upstream *u, const wg_rpc_msg *m)
     pthread_mutex_unlock(&u->mu);
 }
 
-static void on_line(wg_upstream *u, const char *line, size_t len)
+static int send_msg(wg_upstream *u, const json_t *msg, long deadline);
+
+/* notifications/progress {progressToken, progress, total?, message?}: to the
+ * call that gave the token, if it still waits. Any other token, or a
+ * malformed one, is dropped. The message is cut to printable ASCII. */
+static void on_progress(wg_upstream *u, const json_t *params)
 {
-    if (len && line[len - 1] == '\r')
-        len--;
-    if (!len)
+    const json_t *tok = json_object_get(params, "progressToken");
+    const json_t *done = json_object_get(params, "progress");
+    if (!json_is_integer(tok) || !json_is_number(done))
         return;
-    wg_rpc_msg m;
-    wg_rpc__parse(&m, line, len);
+    const json_t *total = json_object_get(params, "total");
+    char msg[161];
+    wg_mcp__up_sanitize(msg, sizeof msg, json_string_value(json_object_get(params, "message")));
+    pthread_mutex_lock(&u->mu);
+    for (watcher *w = u->watch; w; w = w->next)
+        if (w->token == json_integer_value(tok)) {
+            w->fn(w->ud, json_number_value(done), json_is_number(total) ? json_number_value(total) : -1,
+                  msg[0] ? msg : NULL);
+            break;
+        }
+    pthread_mutex_unlock(&u->mu);
+}
+
+/* A message from the upstream (a line of the child, or one from an event
+ * stream that is not the response its request waits for). */
+static void on_msg(wg_upstream *u, const wg_rpc_msg *mp)
+{
+    const wg_rpc_msg m = *mp;
     if (m.kind == WG_RPC_RESPONSE) {
         on_response(u, &m);
     } else if (m.kind == WG_RPC_NOTIFICATION) {
@@ -244,6 +282,8 @@ static void on_line(wg_upstream *u, const char *line, size_t len)
             u->relist = 1;
             pthread_cond_broadcast(&u->cv);
             pthread_mutex_unlock(&u->mu);
+        } else if (!strcmp(m.method, "notifications/progress")) {
+            on_progress(u, m.params);
         }
     } else if (m.kind == WG_RPC_REQUEST) {
         /* The gateway declares no client capabilities: ping only. */
@@ -251,14 +291,44 @@ static void on_line(wg_upstream *u, const char *line, size_t len)
                           ? wg_rpc__result(m.id, json_object())
                           : wg_rpc__error(m.id, WG_RPC_METHOD_NOT_FOUND, "method not supported by the gateway", NULL);
         if (ans)
-            (void)write_msg(u, ans, now_ms() + 1000);
+            (void)send_msg(u, ans, now_ms() + 1000);
         json_decref(ans);
     } else {
         pthread_mutex_lock(&u->mu);
         u->st.ignored++;
         pthread_mutex_unlock(&u->mu);
     }
+}
+
+static void on_line(wg_upstream *u, const char *line, size_t len)
+{
+    if (len && line[len - 1] == '\r')
+        len--;
+    if (!len)
+        return;
+    wg_rpc_msg m;
+    wg_rpc__parse(&m, line, len);
+    on_msg(u, &m);
     wg_rpc__msg_clear(&m);
+}
+
+static void http_message(void *ud, const wg_rpc_msg *m)
+{
+    on_msg(ud, m);
+}
+
+static void http_down(void *ud, const char *why)
+{
+    mark_dead(ud, why);
+}
+
+/* One message that expects no answer, on the upstream's transport. */
+static int send_msg(wg_upstream *u, const json_t *msg, long deadline)
+{
+    if (!u->http)
+        return write_msg(u, msg, deadline);
+    long left = deadline - now_ms();
+    return wg_mcp__uphttp_send(u->http, msg, left > 0 ? left : 1);
 }
 
 static void *reader_main(void *arg)
@@ -348,10 +418,25 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
         timeout_ms = u->timeout_ms;
     pending p = { 0 };
     pthread_mutex_lock(&u->mu);
-    if (u->dead || u->stop || u->pid <= 0) {
+    if (u->dead || u->stop || !u->live) {
         pthread_mutex_unlock(&u->mu);
         json_decref(params);
         return wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s is not running", u->name);
+    }
+    if (u->http) {
+        /* the answer comes back on the request's own transfer: no pending entry */
+        json_int_t id = ++u->next_id;
+        pthread_mutex_unlock(&u->mu);
+        int rc = wg_mcp__uphttp_request(u->http, id, method, params, timeout_ms, result);
+        if (rc != WG_ETIMEOUT)
+            return rc;
+        json_t *c = wg_rpc__notification("notifications/cancelled",
+                                         json_pack("{s:I,s:s}", "requestId", id, "reason", "timeout"));
+        if (c)
+            (void)send_msg(u, c, now_ms() + 1000);
+        json_decref(c);
+        return wg_error_set(WG_ETIMEOUT, "gateway: upstream %s did not answer %s within %ld ms", u->name,
+                            method, timeout_ms);
     }
     p.id = ++u->next_id;
     p.next = u->pend;
@@ -388,7 +473,7 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
         json_t *c = wg_rpc__notification("notifications/cancelled",
                                          json_pack("{s:I,s:s}", "requestId", p.id, "reason", "timeout"));
         if (c)
-            (void)write_msg(u, c, now_ms() + 1000);
+            (void)send_msg(u, c, now_ms() + 1000);
         json_decref(c);
         return wg_error_set(WG_ETIMEOUT, "gateway: upstream %s did not answer %s within %ld ms", u->name,
                             method, timeout_ms);
@@ -404,17 +489,40 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
 int wg_mcp__up_call(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
                     json_t **result)
 {
+    return wg_mcp__up_call_progress(u, name, args, timeout_ms, NULL, NULL, result);
+}
+
+int wg_mcp__up_call_progress(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
+                             wg_up_progress_fn progress, void *ud, json_t **result)
+{
     if (!u || !name || !result || (args && !json_is_object(args)))
         return wg_error_set(WG_EINVAL, "gateway: a tool call needs a name and object arguments");
     pthread_mutex_lock(&u->mu);
     int healthy = u->st.state == WG_UP_HEALTHY;
+    watcher w = { .fn = progress, .ud = ud };
+    if (healthy && progress) {
+        w.token = ++u->next_token;
+        w.next = u->watch;
+        u->watch = &w;
+    }
     pthread_mutex_unlock(&u->mu);
     if (!healthy)
         return wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s is not healthy", u->name);
     json_t *params = json_pack("{s:s,s:o}", "name", name, "arguments",
                                args ? json_deep_copy(args) : json_object());
+    if (params && progress)
+        json_object_set_new(params, "_meta", json_pack("{s:I}", "progressToken", w.token));
     json_t *r = NULL;
     int rc = wg_mcp__up_request(u, "tools/call", params, timeout_ms, &r);
+    if (progress) {
+        pthread_mutex_lock(&u->mu);
+        for (watcher **wp = &u->watch; *wp; wp = &(*wp)->next)
+            if (*wp == &w) {
+                *wp = w.next;
+                break;
+            }
+        pthread_mutex_unlock(&u->mu);
+    }
     if (rc)
         return rc;
     if (!json_is_object(r)) {
@@ -734,6 +842,7 @@ static int spawn(wg_upstream *u)
     pthread_mutex_unlock(&u->wmu);
     pthread_mutex_lock(&u->mu);
     u->pid = pid;
+    u->live = 1;
     u->out_fd = out[0];
     u->dead = 0;
     u->down[0] = '\0';
@@ -744,6 +853,23 @@ static int spawn(wg_upstream *u)
         return wg_error_set(WG_ENOMEM, "gateway: upstream %s: no reader thread", u->name);
     }
     u->reader_started = 1;
+    return 0;
+}
+
+/* A url server's start: a new session (the handshake opens it). */
+static int open_session(wg_upstream *u)
+{
+    int rc = wg_mcp__uphttp_open(u->http, u->o.resolve, u->o.resolve_ud);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&u->mu);
+    u->live = 1;
+    u->dead = 0;
+    u->down[0] = '\0';
+    u->relist = 0;
+    if (u->stop)   /* wg_mcp__up_free's abort may have come before the open */
+        wg_mcp__uphttp_abort(u->http);
+    pthread_mutex_unlock(&u->mu);
     return 0;
 }
 
@@ -779,6 +905,8 @@ static void teardown(wg_upstream *u, long grace_ms, const char *why, char *reaso
         close(u->in_fd);
     u->in_fd = -1;
     pthread_mutex_unlock(&u->wmu);
+    /* a url server: abort transfers in flight, DELETE the session, wipe the headers */
+    wg_mcp__uphttp_close(u->http);
     char status[64] = "";
     if (pid > 0) {
         if (!exited_within(pid, grace_ms)) {
@@ -809,6 +937,7 @@ static void teardown(wg_upstream *u, long grace_ms, const char *why, char *reaso
         close(u->out_fd);
     u->out_fd = -1;
     u->pid = 0;
+    u->live = 0;
     snprintf(reason, rsz, "upstream %s went down: %.100s%s", u->name, u->down, status);
     for (pending *p = u->pend; p; p = p->next)
         if (!p->done) {
@@ -827,7 +956,7 @@ static void set_state(wg_upstream *u, wg_up_state s, const char *err)
     pthread_mutex_lock(&u->mu);
     u->st.state = s;
     if (err)
-        sanitize(u->st.last_error, sizeof u->st.last_error, err);
+        wg_mcp__up_sanitize(u->st.last_error, sizeof u->st.last_error, err);
     pthread_cond_broadcast(&u->cv);
     pthread_mutex_unlock(&u->mu);
 }
@@ -853,7 +982,7 @@ static int handshake(wg_upstream *u)
         return wg_error_set(WG_EUPSTREAM, "gateway: upstream %s: initialize answered without protocolVersion "
                             "and capabilities", u->name);
     json_t *n = wg_rpc__notification("notifications/initialized", NULL);
-    rc = n ? write_msg(u, n, now_ms() + u->timeout_ms) : WG_ENOMEM;
+    rc = n ? send_msg(u, n, now_ms() + u->timeout_ms) : WG_ENOMEM;
     json_decref(n);
     if (rc)
         return rc;
@@ -864,6 +993,10 @@ static int handshake(wg_upstream *u)
     json_decref(u->tools);
     u->tools = tools;
     pthread_mutex_unlock(&u->mu);
+    /* without it, list_changed arrives only inside our POSTs' streams and the
+     * supervisor's timer lists again: not a reason to fail the start */
+    if (u->http)
+        (void)wg_mcp__uphttp_listen(u->http);
     return 0;
 }
 
@@ -881,7 +1014,7 @@ static void *supervisor_main(void *arg)
         if (stop)
             break;
         set_state(u, WG_UP_STARTING, NULL);
-        int rc = spawn(u);
+        int rc = u->http ? open_session(u) : spawn(u);
         if (!rc)
             rc = handshake(u);
         if (!rc) {
@@ -904,11 +1037,24 @@ static void *supervisor_main(void *arg)
                         changed(u);
                         pthread_mutex_lock(&u->mu);
                     } else {
-                        sanitize(u->st.last_error, sizeof u->st.last_error, wg_error_last());
+                        wg_mcp__up_sanitize(u->st.last_error, sizeof u->st.last_error, wg_error_last());
                     }
                     continue;
                 }
-                pthread_cond_wait(&u->cv, &u->mu);
+                if (!u->http) {
+                    pthread_cond_wait(&u->cv, &u->mu);
+                    continue;
+                }
+                /* no GET stream: list again now and then (a list_changed seen
+                 * in a POST's stream lists at once); it also notices a dead
+                 * server between calls */
+                struct timespec ts;
+                deadline_ts(&ts, u->o.relist_ms);
+                while (!u->stop && !u->dead && !u->relist &&
+                       pthread_cond_timedwait(&u->cv, &u->mu, &ts) != ETIMEDOUT)
+                    ;
+                if (!u->stop && !u->dead)
+                    u->relist = 1;
             }
             char why[160];
             snprintf(why, sizeof why, "%s", u->stop ? "stopped" : u->down);
@@ -955,6 +1101,7 @@ static void up_destroy(wg_upstream *u)
         free(u->pairs[i].value);
     }
     free(u->pairs);
+    wg_mcp__uphttp_free(u->http);
     if (u->wake[0] >= 0)
         close(u->wake[0]);
     if (u->wake[1] >= 0)
@@ -968,8 +1115,8 @@ static void up_destroy(wg_upstream *u)
 
 int wg_mcp__up_start(wg_upstream **out, const wg_up_options *o)
 {
-    if (!out || !o || !o->server || !o->server->command)
-        return wg_error_set(WG_EINVAL, "gateway: an upstream needs a command server");
+    if (!out || !o || !o->server || !o->server->command == !o->server->url)
+        return wg_error_set(WG_EINVAL, "gateway: an upstream needs a command or a url server");
     const wg_gw_server *s = o->server;
     wg_upstream *u = calloc(1, sizeof *u);
     if (!u)
@@ -991,7 +1138,18 @@ int wg_mcp__up_start(wg_upstream **out, const wg_up_options *o)
         u->o.backoff_min_ms = WG_UP_BACKOFF_MIN_MS;
     if (u->o.backoff_max_ms <= 0)
         u->o.backoff_max_ms = WG_UP_BACKOFF_MAX_MS;
+    if (u->o.relist_ms <= 0)
+        u->o.relist_ms = WG_UP_RELIST_MS;
     u->timeout_ms = s->timeout_ms > 0 ? s->timeout_ms : WG_GW_TIMEOUT_MS;
+    if (s->url) {
+        wg_uphttp_hooks hk = { .message = http_message, .down = http_down, .ud = u };
+        int rc = wg_mcp__uphttp_new(&u->http, s, u->o.line_max, &hk);
+        if (rc) {
+            up_destroy(u);
+            return rc;
+        }
+        goto run;
+    }
     int ok = (u->command = strdup(s->command)) && (u->argv = calloc(s->nargs + 2, sizeof *u->argv)) &&
              (u->argv[0] = strdup(s->command)) && (u->pairs = calloc(s->npairs + 1, sizeof *u->pairs)) &&
              pipe2(u->wake, O_CLOEXEC | O_NONBLOCK) == 0;
@@ -1006,6 +1164,7 @@ int wg_mcp__up_start(wg_upstream **out, const wg_up_options *o)
         up_destroy(u);
         return wg_error_set(WG_ENOMEM, "gateway: out of memory");
     }
+run:
     u->st.state = WG_UP_STARTING;
     if (pthread_create(&u->sup, NULL, supervisor_main, u) != 0) {
         up_destroy(u);
@@ -1024,6 +1183,7 @@ void wg_mcp__up_free(wg_upstream *u)
     u->stop = 1;
     pthread_cond_broadcast(&u->cv);
     pthread_mutex_unlock(&u->mu);
+    wg_mcp__uphttp_abort(u->http);   /* a handshake in flight ends now, not at its timeout */
     if (u->sup_started)
         pthread_join(u->sup, NULL);
     u->st.state = WG_UP_STOPPED;

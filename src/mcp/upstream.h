@@ -1,6 +1,11 @@
-/* mcp/upstream.h - the gateway's client of one upstream stdio MCP server
- * (issue 14 §2): a supervised child process spoken to in newline-delimited
- * JSON-RPC (MCP 2025-11-25 "Transports", client side).
+/* mcp/upstream.h - the gateway's client of one upstream MCP server (issue
+ * 14 §2), MCP 2025-11-25 "Transports", client side: either a supervised
+ * child process spoken to in newline-delimited JSON-RPC ("command"), or a
+ * remote server over Streamable HTTP ("url", mcp/uphttp.h: a "process" is
+ * then a session, its start is initialize, a broken connection, HTTP 5xx,
+ * a 404 for the session or a broken event stream is a crash, and a stop
+ * DELETEs the session). Supervision, states, backoff and the tool list are
+ * the same for both.
  *
  * Lifecycle (one supervisor thread per upstream, one reader thread per
  * child process):
@@ -19,6 +24,10 @@
  *               30 s of health)
  *   FAILED      WG_UP_GIVEUP starts in a row never became healthy: no more
  *               tries (last_error says why)
+ * A url server's list_changed arrives in a POST's stream or on the
+ * session's GET stream (mcp/uphttp.h); a server without a GET stream (405)
+ * is listed again every relist_ms while healthy, and so is every url
+ * server, which also notices one that went away between calls.
  * The changed callback fires (from the supervisor thread) whenever the tool
  * list a caller would see changes: the upstream became healthy, listed again,
  * or went down. It must not block or call back into the upstream.
@@ -28,7 +37,9 @@
  * secret leaks), then the configured env; a "vault:NAME" value is resolved
  * through resolve just before the spawn, lives only in the child's
  * environment block and is wiped from waggle's memory right after. No value
- * is ever put in an error or a log.
+ * is ever put in an error or a log. A url server's headers follow the same
+ * rule: resolved at each start, kept (in curl's header list) for that
+ * session only, wiped at its end.
  *
  * Hostile upstream: a line longer than line_max is never held in memory
  * (skipped, then the child is restarted: the protocol is broken), a line that
@@ -55,6 +66,7 @@
 #define WG_UP_GIVEUP      10
 #define WG_UP_BACKOFF_MIN_MS 500
 #define WG_UP_BACKOFF_MAX_MS 30000
+#define WG_UP_RELIST_MS   60000    /* url servers: tools/list while healthy */
 
 typedef struct wg_upstream wg_upstream;
 
@@ -72,15 +84,16 @@ typedef int (*wg_up_resolve_fn)(void *ud, const char *name, char **value);
 typedef void (*wg_up_changed_fn)(void *ud, wg_upstream *u);
 
 typedef struct {
-    const wg_gw_server *server;   /* copied; must be a command server */
+    const wg_gw_server *server;   /* copied; a command or a url server */
     wg_up_resolve_fn resolve;     /* NULL: a vault reference fails the start */
     void *resolve_ud;
     wg_up_changed_fn changed;     /* may be NULL */
     void *changed_ud;
-    size_t line_max;              /* 0: WG_MCP_FRAME_MAX */
+    size_t line_max;              /* 0: WG_MCP_FRAME_MAX (a url server: one body or event) */
     long backoff_min_ms;          /* 0: WG_UP_BACKOFF_MIN_MS */
     long backoff_max_ms;          /* 0: WG_UP_BACKOFF_MAX_MS */
     int stderr_fd;                /* the child's stderr; -1: /dev/null */
+    long relist_ms;               /* url servers; 0: WG_UP_RELIST_MS */
 } wg_up_options;
 
 typedef struct {
@@ -96,7 +109,9 @@ typedef struct {
 int wg_mcp__up_start(wg_upstream **out, const wg_up_options *o);
 
 /* Stops: closes the child's stdin, SIGTERM then SIGKILL to its process
- * group, fails pending calls, joins the threads, frees. NULL is fine. */
+ * group (a url server: aborts its transfers, DELETEs the session within
+ * WG_UPHTTP_CLOSE_MS), fails pending calls, joins the threads, frees.
+ * NULL is fine. */
 void wg_mcp__up_free(wg_upstream *u);
 
 /* Waits up to ms for HEALTHY or FAILED. Returns 0 when healthy,
@@ -123,8 +138,22 @@ json_t *wg_mcp__up_tool(wg_upstream *u, const char *name);
 int wg_mcp__up_call(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
                     json_t **result);
 
+/* As wg_mcp__up_call, asking the upstream for progress: the call carries
+ * _meta.progressToken (a number unique to this upstream), and each
+ * notifications/progress with it calls progress(ud, done, total or -1,
+ * message or NULL; printable ASCII, at most 160 bytes) from the reader
+ * thread, under the upstream's lock, until this returns: progress must not
+ * block or call into the upstream. progress NULL: no token is sent. */
+typedef void (*wg_up_progress_fn)(void *ud, double done, double total, const char *message);
+int wg_mcp__up_call_progress(wg_upstream *u, const char *name, const json_t *args, long timeout_ms,
+                             wg_up_progress_fn progress, void *ud, json_t **result);
+
 /* Any request (the supervisor's handshake and lists use it). *result new. */
 int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long timeout_ms,
                        json_t **result);
+
+/* Printable ASCII of src (NULL: "") into dst, at most n-1 bytes, for
+ * upstream text in messages. */
+void wg_mcp__up_sanitize(char *dst, size_t n, const char *src);
 
 #endif

@@ -6,13 +6,20 @@
 // with the approval id) and runs at yolo, every call is in the audit log, a
 // vault: env value reaches the child and waggle's own environment does not,
 // content types (text, image, embedded resource, resource links, structured
-// content) pass through, an upstream killed mid-call fails that call with the
+// content) pass through, an upstream's progress reaches the client, an upstream killed mid-call fails that call with the
 // reason, a killed upstream is restarted (the client is told through
 // tools/list_changed and a tool error in between), and under waggle serve
 // --gateway the capabilities status is real and approvals run in-process.
+// A remote (url) server: server-everything in its Streamable HTTP mode on
+// 127.0.0.1 behind the same gate (listed with its prefix, a read runs
+// silently, an unknown verb asks at normal, a kill mid-call fails the call
+// with the reason and the server comes back once it listens again, and
+// waggle serve --gateway reports its real state).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -109,6 +116,25 @@ test('a read runs silently and is audited', async () => {
     assert.equal(g.isError, false, textOf(g));
     assert.equal(auditCount(dir, 'approval_requested'), 0);
     assert.equal(auditCount(dir, 'provider_call'), 2);
+  } finally {
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('an upstream\'s progress reaches the client as notifications/progress', async () => {
+  const { dir, cfg } = setup();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const progress = [];
+    const r = await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 1.2, steps: 4 } },
+      undefined, { onprogress: (p) => progress.push(p) });
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(textOf(r), /Long running operation completed/);
+    const upstream = progress.filter((p) => /ev__trigger-long-running-operation: \d of 4/.test(p.message || ''));
+    assert.ok(upstream.length >= 3, JSON.stringify(progress));
+    for (let i = 1; i < progress.length; i++)
+      assert.ok(progress[i].progress > progress[i - 1].progress, 'progress only grows');
   } finally {
     await client.close();
     removeDir(dir);
@@ -306,6 +332,166 @@ test('waggle serve --gateway: the real state in capabilities/status, HTTP execut
     assert.match(JSON.stringify(r.body.result), /via http/);
   } finally {
     await stopServer(srv);
+    removeDir(dir);
+  }
+});
+
+// ---- a remote (url) upstream: server-everything over Streamable HTTP -------------------
+
+// A free loopback port (bound, read, released).
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// `node server-everything streamableHttp` on port (its README: the
+// streamableHttp argument, PORT from the environment, endpoint /mcp).
+async function startEverythingHttp(port) {
+  const proc = spawn(process.execPath, [server('everything'), 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  let timer;
+  await new Promise((resolve, reject) => {
+    const onData = (b) => {
+      text += b.toString();
+      if (/listening on port/.test(text)) resolve();
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (c) => reject(new Error(`server-everything exited ${c}: ${text}`)));
+    timer = setTimeout(() => reject(new Error(`server-everything did not start: ${text}`)), 20000);
+  }).finally(() => clearTimeout(timer));
+  return { proc, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+function killProc(proc, sig = 'SIGTERM') {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.on('exit', () => resolve());
+    proc.kill(sig);
+  });
+}
+
+// A data dir whose gateway file has one url server "rev" (with a header
+// from the vault, as a remote server's API key would be).
+async function setupRemote() {
+  const dir = dataDir();
+  const port = await freePort();
+  const up = await startEverythingHttp(port);
+  const cfg = join(dir, 'gateway.json');
+  writeFileSync(cfg, JSON.stringify({
+    mcpServers: { rev: { url: up.url, headers: { 'X-Api-Key': 'vault:gw-remote-key' }, timeoutMs: 120000 } },
+  }));
+  const v = cli(dir, ['vault', 'set', 'gw-remote-key'], 'remote-key-from-the-vault');
+  assert.equal(v.status, 0, v.stderr);
+  return { dir, cfg, port, up };
+}
+
+test('a url server: tools listed with the prefix, a read runs silently, an unknown verb asks', async () => {
+  const { dir, cfg, up } = await setupRemote();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const n of ['gate_check', 'rev__echo', 'rev__get-sum', 'rev__toggle-simulated-logging'])
+      assert.ok(names.includes(n), `${n} listed`);
+    const sum = await client.callTool({ name: 'rev__get-sum', arguments: { a: 2, b: 3 } });
+    assert.equal(sum.isError, false, textOf(sum));
+    assert.match(textOf(sum), /5/);
+    const echo = await client.callTool({ name: 'rev__echo', arguments: { message: 'over http' } });
+    assert.match(textOf(echo), /over http/);
+    assert.equal(auditCount(dir, 'approval_requested'), 0);
+    assert.equal(auditCount(dir, 'provider_call'), 2);
+    const t = await client.callTool({ name: 'rev__toggle-simulated-logging', arguments: {} });
+    assert.equal(t.isError, true);
+    assert.match(textOf(t), /needs a person's approval/);
+    assert.equal(auditCount(dir, 'approval_requested'), 1);
+    assert.equal(auditCount(dir, 'provider_call'), 2);
+    assert.ok(auditCount(dir, 'vault_read') >= 1, 'the header value came from the vault');
+  } finally {
+    await client.close();
+    await killProc(up.proc);
+    removeDir(dir);
+  }
+});
+
+test('a url server\'s progress, sent in its POST stream, reaches the client', async () => {
+  const { dir, cfg, up } = await setupRemote();
+  const { client } = await gateway(dir, cfg);
+  try {
+    const progress = [];
+    const r = await client.callTool({ name: 'rev__trigger-long-running-operation', arguments: { duration: 1.2, steps: 4 } },
+      undefined, { onprogress: (p) => progress.push(p) });
+    assert.equal(r.isError, false, textOf(r));
+    const upstream = progress.filter((p) => /rev__trigger-long-running-operation: \d of 4/.test(p.message || ''));
+    assert.ok(upstream.length >= 3, JSON.stringify(progress));
+  } finally {
+    await client.close();
+    await killProc(up.proc);
+    removeDir(dir);
+  }
+});
+
+test('a url server killed mid-call: the call fails with the reason, then the server comes back', async () => {
+  const { dir, cfg, port, up } = await setupRemote();
+  const { client } = await gateway(dir, cfg);
+  let again = null;
+  try {
+    const call = client.callTool({ name: 'rev__trigger-long-running-operation', arguments: { duration: 60, steps: 60 } },
+      undefined, { timeout: 120000 });
+    await until('the call upstream', async () => auditCount(dir, 'provider_call') >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    await killProc(up.proc, 'SIGKILL');
+    const r = await call;
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /upstream MCP server rev (did not complete trigger-long-running-operation|is (restarting|starting))/);
+    again = await startEverythingHttp(port);
+    const back = await until('the new session', async () => {
+      const e = await client.callTool({ name: 'rev__echo', arguments: { message: 'back' } });
+      return e.isError ? null : e;
+    });
+    assert.match(textOf(back), /back/);
+  } finally {
+    await client.close();
+    await killProc(up.proc);
+    if (again) await killProc(again.proc);
+    removeDir(dir);
+  }
+});
+
+test('waggle serve --gateway: a url server\'s real state in capabilities/status', async () => {
+  const { dir, cfg, up } = await setupRemote();
+  const srv = await startServer(dir, ['--gateway', cfg]);
+  try {
+    const r = await fetch(`${srv.base}/api/capabilities/status`, { headers: { Authorization: `Bearer ${srv.token}` } });
+    assert.equal(r.status, 200);
+    const body = await r.json();
+    const rev = body.mcpServers.find((s) => s.name === 'rev');
+    assert.equal(rev.state, 'healthy', JSON.stringify(rev));
+    assert.equal(rev.healthy, true);
+    assert.equal(rev.transport, 'http');
+    assert.ok(rev.tools >= 10, `rev lists ${rev.tools} tools`);
+    assert.equal(rev.source, 'gateway');
+    await killProc(up.proc);
+    // no call is made: the session's GET stream breaks and cannot reconnect
+    const down = await until('the state after the server stopped', async () => {
+      const s = await (await fetch(`${srv.base}/api/capabilities/status`, {
+        headers: { Authorization: `Bearer ${srv.token}` } })).json();
+      const x = s.mcpServers.find((m) => m.name === 'rev');
+      return x.healthy ? null : x;
+    });
+    assert.notEqual(down.state, 'healthy');
+    assert.ok(down.lastError, JSON.stringify(down));
+  } finally {
+    await stopServer(srv);
+    await killProc(up.proc);
     removeDir(dir);
   }
 });

@@ -286,13 +286,19 @@ static const char *const py_names[] = {
     "dumps", "True", "False", "None", "for", "in", "if", "else", "and", "or", "not", "is",
     "hex", "bin", "oct", "chr", "ord", "upper", "lower", "join", "split", "strip", "encoding",
     "getdefaultencoding", "getrecursionlimit", "float_info", "hexversion", "api_version",
+    "uuid", "uuid4", "uuid1", "datetime", "date", "now", "today", "utcnow", "isoformat",
+    "strftime", "timezone", "utc", "base64", "b64encode", "b64decode", "urlsafe_b64encode",
+    "encode", "decode", "hashlib", "sha256", "sha1", "md5", "hexdigest", "random", "randint",
+    "choice", "string", "ascii_letters", "digits", "token_hex", "token_urlsafe", "secrets",
+    "format", "zfill", "replace",
 };
 static const char *const js_names[] = {
     "console", "log", "process", "version", "versions", "platform", "arch", "JSON",
     "stringify", "Math", "PI", "sqrt", "max", "min", "floor", "ceil", "round", "Number",
     "String", "length", "toFixed", "toString", "Date", "now", "toISOString", "new", "true",
     "false", "null", "for", "of", "in", "let", "const", "var", "node", "v8", "uv", "release",
-    "join", "map", "Object", "keys",
+    "join", "map", "Object", "keys", "cpus", "totalmem", "freemem", "hostname", "type",
+    "uptime", "EOL", "randomUUID", "basename", "dirname", "extname", "sep",
 };
 
 static int name_listed(const char *t, size_t k, const char *const *set, size_t n)
@@ -314,6 +320,22 @@ static int js_process_fact(const char *s, size_t n)
         size_t k = strlen(facts[f]);
         if (n - 1 >= k && memcmp(s + 1, facts[f], k) == 0 && (n - 1 == k || !ident_byte(s[1 + k])))
             return 1;
+    }
+    return 0;
+}
+
+/* s starts with ('os'), ("path"), ('util') or ('crypto'): modules with
+ * nothing that runs, writes or reaches the environment. Returns the bytes
+ * of the call, 0 for any other module. */
+static size_t js_pure_require(const char *s, size_t n)
+{
+    static const char *const mods[] = { "os", "path", "util", "crypto" };
+    if (n < 4 || s[0] != '(' || (s[1] != '\'' && s[1] != '"'))
+        return 0;
+    for (size_t m = 0; m < sizeof mods / sizeof *mods; m++) {
+        size_t k = strlen(mods[m]);
+        if (n >= k + 4 && memcmp(s + 2, mods[m], k) == 0 && s[2 + k] == s[1] && s[3 + k] == ')')
+            return k + 4;
     }
     return 0;
 }
@@ -347,6 +369,14 @@ int sh_code_prints_only(const char *interp, const char *s, size_t n)
                 i++;
             if (i - b == 1)
                 continue;               /* a loop variable */
+            if (js && i - b == 7 && memcmp(s + b, "require", 7) == 0) {
+                size_t used = js_pure_require(s + i, n - i);
+                if (!used)
+                    return 0;
+                i += used;
+                named = 1;
+                continue;
+            }
             if (!(py ? name_listed(s + b, i - b, py_names, sizeof py_names / sizeof *py_names)
                      : name_listed(s + b, i - b, js_names, sizeof js_names / sizeof *js_names)))
                 return 0;

@@ -174,6 +174,34 @@ static int git_bad_option(const char *t)
            strncmp(t, "--textconv", 10) == 0;
 }
 
+/* `git config [--global|--show-origin|-f FILE|…] KEY`: one key and no
+ * value is the old spelling of --get. Any other option, a second operand
+ * (the value) or an expansion is a change. */
+static int git_config_reads_one_key(const sh_view *v, int j)
+{
+    static const char *const flags[] = {
+        "--global", "--system", "--local", "--worktree", "--show-origin", "--show-scope", "--bool",
+        "--int", "--bool-or-int", "--path", "--expiry-date", "-z", "--null", "--includes",
+        "--no-includes", NULL,
+    };
+    static const char *const with_value[] = { "-f", "--file", "--blob", "--type", "--default", NULL };
+    int keys = 0;
+    for (int k = j; k < v->end; k++) {
+        const char *t = W(k);
+        if (FL(k) & SH_W_OPAQUE)
+            return 0;
+        if (in_set(t, flags) || strncmp(t, "--type=", 7) == 0 || strncmp(t, "--file=", 7) == 0)
+            continue;
+        if (in_set(t, with_value) && k + 1 < v->end) {
+            k++;
+            continue;
+        }
+        if (t[0] == '-' || ++keys > 1)
+            return 0;
+    }
+    return keys == 1;
+}
+
 static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
 {
     int operands = 0, list = 0;
@@ -183,26 +211,13 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             if (strncmp(W(k), "--get", 5) == 0 || strcmp(W(k), "--list") == 0 ||
                 strcmp(W(k), "-l") == 0)
                 return;
-        /* git config get|list, git config KEY: reads one value */
+        if (git_config_reads_one_key(v, j))
+            return;
+        /* git config get|list (git 2.46 subcommands): reads */
+        if (j < v->end && (strcmp(W(j), "get") == 0 || strcmp(W(j), "list") == 0))
+            return;
         static const char *const with_value[] = { "-f", "--file", "--blob", "--type", "--default",
                                                   "--comment", NULL };
-        static const char *const writes[] = { "--add", "--replace-all", "--unset", "--unset-all",
-                                              "--rename-section", "--remove-section", "-e", "--edit",
-                                              "set", "unset", "edit", "rename-section",
-                                              "remove-section", NULL };
-        int operands = 0, written = 0;
-        for (int k = j; k < v->end; k++) {
-            if (in_set(W(k), with_value)) {
-                k++;
-                continue;
-            }
-            written |= in_set(W(k), writes) || (FL(k) & SH_W_OPAQUE);
-            operands += W(k)[0] != '-';
-        }
-        if (!written && j < v->end && (strcmp(W(j), "get") == 0 || strcmp(W(j), "list") == 0))
-            return;
-        if (!written && operands == 1)
-            return;
         int unset = 0;
         for (int k = j; k < v->end; k++) {
             unset |= strncmp(W(k), "--unset", 7) == 0 || strncmp(W(k), "--remove", 8) == 0;

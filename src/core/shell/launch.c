@@ -288,6 +288,7 @@ static const char *const Q_xmlstarlet[] = {
     "unesc", "ed", "edit", NULL,
 };
 static const char *const B_xmlstarlet[] = { "-L", "--inplace", NULL };
+static const char *const B_iconv[] = { "-o", "--output", NULL };
 static const char *const Q_7z[] = { "l", "t", "i", "h", NULL };
 static const char *const Q_unrar[] = { "l", "lt", "lta", "lb", "t", "v", "vt", "vta", "vb", NULL };
 static const char *const Q_ruff[] = {
@@ -318,7 +319,6 @@ static const char *const Q_gpg[] = {
 };
 static const char *const B_gpg[] = { "--output", "-o", "--export-secret-keys", "--export-secret-subkeys",
                                      "--delete-keys", "--delete-secret-keys", "--import", "--send-keys", NULL };
-static const char *const B_iconv[] = { "-o", "--output", NULL };
 static const char *const Q_nvsmi[] = { "-L", "--list-gpus", "-q", "--query", "topo", NULL };
 static const char *const Q_pipx[] = { "list", "environment", NULL };
 

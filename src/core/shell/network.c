@@ -339,9 +339,29 @@ void sh_rule_net_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
 }
 
+/* nc -z HOST PORT (and ncat/netcat): a port check that sends nothing; not
+ * with -e/-c (a program on the connection) or input fed to it. */
+static int port_check(const sh_view *v, const sh_program *p)
+{
+    if (strcmp(p->name, "nc") != 0 && strcmp(p->name, "ncat") != 0 && strcmp(p->name, "netcat") != 0)
+        return 0;
+    int zero = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (FL(j) & SH_W_OPAQUE)
+            return 0;
+        if (t[0] == '-' && t[1] != '-' && (strchr(t, 'e') || strchr(t, 'c')))
+            return 0;
+        if (strncmp(t, "--exec", 6) == 0 || strncmp(t, "--sh-exec", 9) == 0 || strncmp(t, "--lua-exec", 10) == 0)
+            return 0;
+        zero |= t[0] == '-' && t[1] != '-' && strchr(t, 'z') != NULL;
+    }
+    return zero && !v->c->piped_in && v->c->nr == 0;
+}
+
 void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
-    if (sh_version_query(v))
+    if (sh_version_query(v) || port_check(v, p))
         return;
     /* nc -e /bin/sh, ncat -c bash, socat TCP:h:p EXEC:/bin/bash: hands a
      * shell to whoever is at the other end (a reverse or bind shell) */

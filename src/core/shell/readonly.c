@@ -390,7 +390,8 @@ void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
             sh_check_edited(cx, v, p->name))
             return;
         if (t[1] == 'f' || t[1] == 'i' || t[1] == 'E' || strncmp(t, "--file", 6) == 0 ||
-            strncmp(t, "--include", 9) == 0 || strncmp(t, "--exec", 6) == 0) {
+            strncmp(t, "--include", 9) == 0 || strncmp(t, "--exec", 6) == 0 ||
+            strncmp(t, "--inplace", 9) == 0 || strncmp(t, "--load", 6) == 0) {
             sh_unsafe_opt(cx, v, p, "a program file it cannot see");
             return;
         }

@@ -233,3 +233,13 @@ Test(shell_queries, one_key_git_config_port_checks_and_pure_modules_read)
     shellt_expect("node -e \"require('child_process').execSync('id')\"", RISKY, "bash.interpreter");
     shellt_expect("node -e \"console.log(require('fs').readFileSync('x'))\"", RISKY, "bash.interpreter");
 }
+
+Test(shell_queries, stash_with_options_and_gawk_inplace_ask)
+{
+    shellt_expect("git stash -u", RISKY, "bash.git");
+    shellt_expect("git stash --keep-index", RISKY, "bash.git");
+    shellt_expect("git stash list", SAFE, NULL);
+    shellt_expect("git stash show -p stash@{1}", SAFE, NULL);
+    shellt_expect("gawk --inplace '{print}' f", RISKY, "bash.unsafe_option");
+    shellt_expect("gawk --load=filefuncs 'BEGIN{}'", RISKY, "bash.unsafe_option");
+}

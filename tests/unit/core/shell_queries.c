@@ -243,3 +243,10 @@ Test(shell_queries, stash_with_options_and_gawk_inplace_ask)
     shellt_expect("gawk --inplace '{print}' f", RISKY, "bash.unsafe_option");
     shellt_expect("gawk --load=filefuncs 'BEGIN{}'", RISKY, "bash.unsafe_option");
 }
+
+Test(shell_queries, del_cli_is_a_tree_deleter)
+{
+    shellt_expect("npx -y del-cli '/**' --force", CRIT, "critical.rm_root");
+    shellt_expect("del-cli ~", CRIT, "critical.rm_home");
+    shellt_expect("npx del-cli dist", RISKY, "bash.package_manager");
+}

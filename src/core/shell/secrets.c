@@ -45,6 +45,8 @@ static const secret_row anywhere_rows[] = {
     { AT_ANYWHERE,     "/.waggle/", 9,             "waggle's own vault key or API tokens" },
     { AT_ANYWHERE,     "/etc/shadow", 11,           "the system password hashes" },
     { AT_ANYWHERE,     "/etc/gshadow", 12,          "the system password hashes" },
+    { AT_ANYWHERE,     "/serviceaccount/", 16,      "a Kubernetes service account token" },
+    { AT_ANYWHERE,     "/secrets/", 9,              "a secrets directory (Docker, Kubernetes)" },
 };
 /* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
 static const secret_row name_rows[] = {
@@ -181,7 +183,7 @@ static const secret_row *anywhere_match(const char *t, size_t n)
     for (size_t s = 0; s < n; s++) {
         if (s > 0 && t[s - 1] != '/')
             continue;
-        if (t[s] != '.' && t[s] != 'e')
+        if (t[s] != '.' && t[s] != 'e' && t[s] != 's')
             continue;
         size_t left = n - s;
         for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
@@ -207,7 +209,7 @@ const char *sh_secret_path(const char *t, size_t n)
     for (size_t i = 0; i + 1 < n; i++)
         if (t[i] == '/') {
             base = t + i + 1;
-            pathy |= t[i + 1] == '.' || t[i + 1] == 'e';
+            pathy |= t[i + 1] == '.' || t[i + 1] == 'e' || t[i + 1] == 's';
         }
     if (t[n - 1] == '/')
         base = t + n;
@@ -271,8 +273,9 @@ int sh_secret_table_ok(void)
     }
     for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
         const char *nd = anywhere_rows[i].needle;
-        /* a path row is tried only for words with "/." or "/e" (or ".x" first) */
-        if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' || (nd[1] != '.' && nd[1] != 'e'))
+        /* a path row is tried only for words with "/.", "/e" or "/s" (or ".x" first) */
+        if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' ||
+            (nd[1] != '.' && nd[1] != 'e' && nd[1] != 's'))
             return 0;
     }
     return 1;

@@ -250,3 +250,11 @@ Test(shell_queries, del_cli_is_a_tree_deleter)
     shellt_expect("del-cli ~", CRIT, "critical.rm_home");
     shellt_expect("npx del-cli dist", RISKY, "bash.package_manager");
 }
+
+Test(shell_queries, mounted_secrets_are_credential_files)
+{
+    shellt_expect("cat /var/run/secrets/kubernetes.io/serviceaccount/token", RISKY, "bash.reads_secret");
+    shellt_expect("cat /run/secrets/db_password", RISKY, "bash.reads_secret");
+    shellt_expect("ls /run/secrets", SAFE, NULL);
+    shellt_expect("cat src/main.c", SAFE, NULL);
+}

@@ -8,6 +8,7 @@
  * explains the decision.
  */
 #include "core/shell/internal.h"
+#include "core/shell/rules_common.h"
 #include "waggle/error.h"
 
 #include <stdlib.h>
@@ -186,9 +187,19 @@ static int harmless_program_value(const sh_view *v, int i, size_t k)
         return 0;
     if (n == 0)
         return 1;
-    if (memchr(val, ' ', n) || memchr(val, ';', n) || memchr(val, '|', n) || memchr(val, '&', n))
-        return 0;
-    const sh_program *p = sh_program_lookup(val, n);
+    /* the program, then only plain options: GIT_PAGER='less -FRX' */
+    size_t prog = 0;
+    while (prog < n && val[prog] != ' ')
+        prog++;
+    for (size_t q = prog; q < n; q++) {
+        char ch = val[q];
+        /* no o/O/k: less -oFILE writes its input to FILE, -k reads a key file */
+        int plain = (ch >= 'a' && ch <= 'z' && ch != 'o' && ch != 'k') ||
+                    (ch >= 'A' && ch <= 'Z' && ch != 'O') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '=';
+        if (ch == ' ' ? q + 1 >= n || val[q + 1] != '-' : !plain)
+            return 0;
+    }
+    const sh_program *p = sh_program_lookup(val, prog);
     return p && p->cls == SH_P_SAFE;
 }
 
@@ -579,8 +590,48 @@ static void hidden_program(sh_ctx *cx, const sh_view *v, int i)
 
 /* A call of a shell function: its body was analysed where it was defined;
  * one that runs its arguments ("$@") runs them here. */
+/* In a function's body: a command that passes "$@", "$*" or $N to program
+ * name (command rm "$@") makes every call run name with the call's
+ * arguments (run_function). The first such program is kept. */
+static void note_passed_args(sh_ctx *cx, const sh_view *v, int i, const char *name, size_t nlen)
+{
+    for (int j = i + 1; j < v->end; j++) {
+        const char *t = sh_wtext(v->c, j);
+        if (v->c->w[j].len == 2 && t[0] == SH_MARK && (t[1] == SH_K_ARGS || (t[1] >= '1' && t[1] <= '9'))) {
+            sh_sym *f = &cx->ar.sym[cx->cur_func];
+            if (sh_keep(cx, name, nlen, &f->val) == 0)
+                f->vlen = (uint32_t)nlen;
+            return;
+        }
+    }
+}
+
 static void run_function(sh_ctx *cx, const sh_view *v, int i, const sh_sym *f)
 {
+    if (f->vlen > 0 && i + 1 < v->end && !f->busy && cx->cur_func < 0) {
+        /* rm(){ command rm "$@"; }; rm -rf ~: the body hands the call's
+         * arguments to a program: that program runs with them */
+        size_t len;
+        uint32_t mark;
+        char *args = sh_join_scratch(cx, v, i + 1, v->end, &len, &mark);
+        if (!args) {
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.hidden_program", "a function gets arguments it cannot see",
+                       NULL, NULL, v->via);
+        } else {
+            uint32_t mark2;
+            char *buf = sh_scratch(cx, f->vlen + 1 + len + 1, &mark2);
+            if (buf) {
+                memcpy(buf, cx->ar.keep + f->val, f->vlen);
+                buf[f->vlen] = ' ';
+                memcpy(buf + f->vlen + 1, args, len);
+                sh_sym *w = &cx->ar.sym[f - cx->ar.sym];
+                w->busy = 1;            /* the program, not the function again */
+                sh_parse_script(cx, buf, f->vlen + 1 + len, "run by a function with its arguments");
+                w->busy = 0;
+            }
+            sh_scratch_release(cx, mark);
+        }
+    }
     if (f->runs_args <= 0 || i + f->runs_args >= v->end)
         return;
     sh_view sub = *v;
@@ -625,8 +676,11 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         }
         i++;
     }
-    if (i >= v->end)
+    if (i >= v->end) {
+        if (c->nr > 0 && v->i == 0)
+            sh_check_secret_reads(cx, v, "a loop or group");  /* done < .env, } < key.pem */
         return;
+    }
 
     const sh_word *pw = &c->w[i];
     const char *pt = sh_wtext(c, i);
@@ -656,7 +710,8 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             return;
         }
         const sh_sym *f = sh_sym_find(cx, SH_SYM_FUNC, pt, pw->len);
-        if (f && f->state) {
+        /* `command NAME` runs the program, never the function NAME */
+        if (f && f->state && !f->busy && !(v->via && strcmp(v->via, "wrapped by command") == 0)) {
             sh_call(cx, v, f);
             run_function(cx, v, i, f);
             return;
@@ -683,6 +738,8 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
     if (!trusted && memchr(pt, '/', pw->len) && sh_run_written(cx, &sub, pt, pw->len))
         return;                         /* echo ... > x.sh; ./x.sh */
     const sh_program *p = find_versioned(name, &nlen);
+    if (cx->cur_func >= 0 && cx->ar.sym[cx->cur_func].vlen == 0 && !(p && p->cls == SH_P_WRAPPER))
+        note_passed_args(cx, v, i, name, nlen);     /* command rm "$@": rm, not command */
     if (!p) {
         if (later) {
             later->unknown_call = 1;    /* decided once the text is read */

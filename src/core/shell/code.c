@@ -44,6 +44,13 @@ static const char *const rm_names[] = {    /* recursive only with a `recursive` 
 static const char *const home_names[] = {
     "expanduser", "homedir", "home", "userprofile", "gethomedir", "home_dir", "homepath",
 };
+/* decoders: an exec-like call of decoded text runs a command nobody can read */
+static const char *const decode_names[] = {
+    "b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "decodestring", "atob",
+    "decode64", "base64_decode", "frombase64string", "unhexlify", "hex2bin", "gzinflate",
+    "gzdecode", "gzuncompress", "str_rot13", "decompress", "urlsafe_b64decode", "unpack1",
+    "fromhex", "chr", "fromcharcode", "reverse", "rot13", "unescape",
+};
 static const char *const fork_names[] = {
     "fork", "pcntl_fork", "spawn", "spawnsync", "execsync", "popen", "system", "thread",
 };
@@ -80,6 +87,19 @@ static void literal(code_facts *f, const char *s, size_t n, int cwd)
         f->crit_target = 1;
     if (n == 1 && s[0] == '~')
         f->crit_target = 1;
+    if (n == 4 && memcmp(s, "HOME", 4) == 0)
+        f->home = 1;                    /* ENV["HOME"], getenv("HOME"), os.environ['HOME'] */
+}
+
+/* Appends text to the joined literals with the pending glue. */
+static size_t put(char *out, size_t k, size_t cap, char *glue, const char *t, size_t n)
+{
+    if (k > 0 && *glue && k < cap)
+        out[k++] = *glue;
+    for (size_t m = 0; m < n && k < cap; m++)
+        out[k++] = t[m];
+    *glue = '\n';
+    return k;
 }
 
 /* Reads code once: facts into *f, literals joined into out (cap bytes;
@@ -90,6 +110,7 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
 {
     size_t k = 0, i = 0;
     char glue = '\n';
+    int argglue = -1;           /* glue of the argument list being read (',' or '+'), across names */
     while (i < n) {
         char c = s[i];
         if (c == '\'' || c == '"' || c == '`') {
@@ -103,6 +124,14 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             }
             size_t len = i - b;
             literal(f, s + b, len, cwd);
+            if (len == 4 && memcmp(s + b, "HOME", 4) == 0) {
+                glue = argglue >= 0 ? (char)argglue : '\n';
+                k = put(out, k, cap, &glue, "~", 1);    /* the home directory, as a word */
+                argglue = -1;
+                i += i < n;
+                continue;
+            }
+            argglue = -1;
             if (k > 0 && glue && k < cap)
                 out[k++] = glue;
             for (size_t m = 0; m < len && k < cap; m++) {
@@ -120,8 +149,11 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
         if (c == '+' || c == '.' || c == '~' || c == '<') {
             if (glue == '\n' && k > 0)
                 glue = 0;               /* 'a' + 'b', "a" . "b", 'a' .. 'b' */
+            if (c == '+' && k > 0)
+                argglue = 0;
         } else if (c == ',') {
             glue = ' ';                 /* ['rm', '-rf', '/'] */
+            argglue = k > 0 ? ' ' : -1;
         } else if (ident_byte(c) && c != '-') {
             char tok[32];
             size_t t = 0;
@@ -136,7 +168,15 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             f->rm |= IN(tok, rm_names);
             f->recursive |= strcmp(tok, "recursive") == 0 || strcmp(tok, "recurse") == 0 ||
                             strcmp(tok, "rf") == 0;
-            f->home |= IN(tok, home_names);
+            if (IN(tok, home_names)) {
+                f->home = 1;
+                if (argglue >= 0) {     /* system "rm", "-rf", Dir.home: the home directory is an argument */
+                    glue = (char)argglue;
+                    k = put(out, k, cap, &glue, "~", 1);
+                    argglue = -1;
+                    continue;
+                }
+            }
             f->fork |= IN(tok, fork_names);
             f->loop |= IN(tok, loop_names);
             if (glue != '\n' && k > 0)
@@ -144,10 +184,39 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             continue;
         } else if (c != ' ' && c != '\t' && c != '(' && c != ')' && c != '[' && c != ']') {
             glue = '\n';
+            argglue = -1;
         }
         i++;
     }
     return k;
+}
+
+/* A decoder name (b64decode, atob, fromhex, chr, ...) or a 'base64'/'hex'
+ * encoding literal in code that also runs a command: a second pass, made
+ * only for such code, so the common case pays nothing for it. */
+static int decodes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!ident_byte(s[i]) || s[i] == '-') {
+            i++;
+            continue;
+        }
+        size_t b = i;
+        char tok[32];
+        size_t t = 0;
+        while (i < n && ident_byte(s[i]) && s[i] != '-') {
+            if (t + 1 < sizeof tok)
+                tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+            i++;
+        }
+        tok[t] = '\0';
+        if (IN(tok, decode_names))
+            return 1;
+        int quoted = b > 0 && (s[b - 1] == '\'' || s[b - 1] == '"') && i < n && s[i] == s[b - 1];
+        if (quoted && (strcmp(tok, "base64") == 0 || strcmp(tok, "hex") == 0))
+            return 1;                   /* Buffer.from(x, 'base64'), .decode('hex') */
+    }
+    return 0;
 }
 
 int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
@@ -168,6 +237,10 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
         rule = "critical.fork_bomb";
     } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
         why = "deletes a directory tree at /, the home directory or a system directory";
+    }
+    if (!why && (f.exec || f.backtick) && decodes(code, n)) {
+        why = "runs a command it decodes at run time (base64, hex, ...), text nobody can read here";
+        rule = "critical.shell_unseen_text";
     }
     if (why) {
         sh_scratch_release(cx, mark);

@@ -213,9 +213,20 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
                 return;
         if (git_config_reads_one_key(v, j))
             return;
+        /* git config get|list (git 2.46 subcommands): reads */
+        if (j < v->end && (strcmp(W(j), "get") == 0 || strcmp(W(j), "list") == 0))
+            return;
+        static const char *const with_value[] = { "-f", "--file", "--blob", "--type", "--default",
+                                                  "--comment", NULL };
         int unset = 0;
         for (int k = j; k < v->end; k++) {
             unset |= strncmp(W(k), "--unset", 7) == 0 || strncmp(W(k), "--remove", 8) == 0;
+            if (in_set(W(k), with_value)) {
+                k++;                    /* git config -f ~/.gitconfig core.pager ... */
+                continue;
+            }
+            if (strcmp(W(k), "set") == 0)
+                continue;               /* git config set KEY VALUE (git 2.46) */
             if (W(k)[0] == '-')
                 continue;
             if (!unset && k + 1 < v->end && sh_git_exec_key(W(k), v->c->w[k].len)) {
@@ -242,8 +253,9 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
             sh_verdict(cx, bad ? WG_SHELL_DESTRUCTIVE : WG_SHELL_RISKY,
                        bad ? "bash.git_destructive" : "bash.git", "git ", sub, " changes the repository",
                        v->via);
-        } else if (strcmp(sub, "stash") == 0 && (j >= v->end || W(j)[0] == '-')) {
-            /* git stash, git stash -u: push with options */
+        } else if (strcmp(sub, "stash") == 0 &&
+                   (j >= v->end || (strcmp(W(j), "list") != 0 && strcmp(W(j), "show") != 0))) {
+            /* git stash -u, git stash -m msg: options alone are `stash push` */
             sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git stash ", "changes the working tree",
                        NULL, v->via);
         }
@@ -379,6 +391,32 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
     case G_VERBS:
         if (j < v->end && in_set(W(j), g->forbid))
             return;
+        if (strcmp(sub, "submodule") == 0) {
+            /* git submodule [--quiet] foreach [--recursive] CMD: sh runs CMD in every submodule */
+            int k = j;
+            while (k < v->end && W(k)[0] == '-')
+                k++;
+            if (k < v->end && strcmp(W(k), "foreach") == 0) {
+                k++;
+                while (k < v->end && W(k)[0] == '-')
+                    k++;
+                if (k >= v->end) {
+                    sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git submodule foreach ",
+                               "without a command", NULL, v->via);
+                    return;
+                }
+                size_t len;
+                uint32_t mark;
+                char *buf = sh_join_scratch(cx, v, k, v->end, &len, &mark);
+                if (!buf) {
+                    sh_unseen(cx, v, "git submodule foreach", " runs text it cannot see");
+                    return;
+                }
+                sh_run_script(cx, buf, len, "inside git submodule foreach");
+                sh_scratch_release(cx, mark);
+                return;
+            }
+        }
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " changes the repository", v->via);
         return;
     case G_DESTRUCTIVE:

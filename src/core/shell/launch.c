@@ -38,8 +38,8 @@ static int scriptish(const char *s, size_t n)
 
 static void probe_text(sh_ctx *cx, const char *s, size_t n)
 {
-    while (n > 0 && (*s == '!' || *s == ':' || *s == ' '))
-        s++, n--;                       /* vim's :!cmd, gdb's shell cmd is a word */
+    while (n > 0 && (*s == '!' || *s == ':' || *s == ' ' || *s == '+'))
+        s++, n--;                       /* vim's :!cmd and +!cmd, gdb's shell cmd is a word */
     if (n == 0)
         return;
     cx->probes++;
@@ -121,7 +121,7 @@ int sh_version_query(const sh_view *v)
 {
     static const char *const forms[] = {
         "--version", "-V", "-v", "-version", "version", "-dumpversion", "-dumpmachine",
-        "--help", "-h", "-help", "help", NULL,
+        "--help", "-h", "-help", "help", "-vV", NULL,
     };
     if (v->end - v->i != 2 || (FL(v->i + 1) & SH_W_OPAQUE))
         return 0;
@@ -312,6 +312,15 @@ static const char *const B_exiftool[] = {
 static const char *const N_tsc[] = { "--noEmit", "--showConfig", "--listFilesOnly", NULL };
 static const char *const B_tsc[] = { "--generateTrace", "--init", "--build", "-b", NULL };
 static const char *const B_none[] = { NULL };
+/* gate6 round: key listings, charset conversion to stdout, GPU and pipx listings */
+static const char *const Q_gpg[] = {
+    "--list-keys", "-k", "--list-public-keys", "--list-secret-keys", "-K", "--fingerprint",
+    "--list-sigs", "--check-sigs", "--verify", "--list-packets", NULL,
+};
+static const char *const B_gpg[] = { "--output", "-o", "--export-secret-keys", "--export-secret-subkeys",
+                                     "--delete-keys", "--delete-secret-keys", "--import", "--send-keys", NULL };
+static const char *const Q_nvsmi[] = { "-L", "--list-gpus", "-q", "--query", "topo", NULL };
+static const char *const Q_pipx[] = { "list", "environment", NULL };
 
 static const query_spec queries[] = {
     { "7z", Q_7z, B_none, 0, 0, NULL, 0 },
@@ -333,6 +342,7 @@ static const query_spec queries[] = {
     { "ffprobe", NULL, B_ffprobe, 0, 0, NULL, 0 },
     { "flatpak", Q_flatpak, B_none, 0, 0, NULL, 0 },
     { "go", Q_go, B_go, 1, 0, NULL, 0 },
+    { "gpg", Q_gpg, B_gpg, 0, 0, NULL, 0 },
     { "gunzip", NULL, B_compress, 0, 0, N_compress, 0 },
     { "gzip", NULL, B_compress, 0, 0, N_compress, 0 },
     { "helm", Q_helm, B_none, 0, 0, NULL, 0 },
@@ -352,9 +362,11 @@ static const query_spec queries[] = {
     { "networkctl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "nmcli", Q_nmcli, B_nmcli, 0, 1, NULL, 0 },
     { "npm", Q_npm, B_none, 1, 0, NULL, 0 },
+    { "nvidia-smi", Q_nvsmi, B_none, 0, 1, NULL, 0 },
     { "nvm", Q_nvm, B_none, 0, 0, NULL, 0 },
     { "oc", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
     { "openssl", Q_openssl, B_openssl, 0, 0, NULL, 0 },
+    { "pipx", Q_pipx, B_none, 1, 0, NULL, 0 },
     { "podman", Q_docker, B_none, 1, 0, NULL, 0 },
     { "poetry", Q_poetry, B_none, 0, 0, NULL, 0 },
     { "pyenv", Q_pyenv, B_none, 0, 0, NULL, 0 },
@@ -406,6 +418,90 @@ static int bad_option(const sh_view *v, const char *const *bad)
     return 0;
 }
 
+/* A host path bind-mounted into a container: the root (-v /:/host,
+ * --volume=/:/mnt, --mount type=bind,source=/,target=/h), a system
+ * directory (-v /etc:/e) or the daemon's socket (-v /var/run/docker.sock:...). */
+static int mounts_host_root(const char *t)
+{
+    const char *src = strncmp(t, "source=/", 8) == 0 ? t + 7 : NULL;
+    const char *s = strstr(t, ",source=/");
+    if (!s)
+        s = strstr(t, ",src=/");
+    if (s)
+        src = strchr(s, '=') + 1;
+    if (!src)
+        src = t;
+    if (src[0] != '/')
+        return 0;
+    while (*src == '/')
+        src++;
+    if (*src == ':' || *src == ',' || *src == '\0')
+        return 1;
+    /* the host's configuration, programs or the container daemon's socket:
+     * writing them from inside is root on the host */
+    static const char *const host_dirs[] = {
+        "etc", "root", "boot", "usr", "bin", "sbin", "lib", "lib64", "proc", "sys", "dev",
+        "var/run/docker.sock", "run/docker.sock", "var/run/containerd", "run/containerd",
+        "var/lib/docker", "run/podman/podman.sock", NULL,
+    };
+    for (const char *const *d = host_dirs; *d; d++) {
+        size_t n = strlen(*d);
+        if (strncmp(src, *d, n) == 0 && (src[n] == ':' || src[n] == ',' || src[n] == '\0' ||
+                                         (src[n] == '/' && (src[n + 1] == ':' || src[n + 1] == ','))))
+            return 1;
+    }
+    return 0;
+}
+
+/* docker run --privileged, -v /:/host, --pid=host, --cap-add=ALL|SYS_ADMIN;
+ * kubectl debug node/NAME: root on the host, whatever the container runs
+ * (rule critical.privilege). 1 when it gave that verdict. */
+static int container_escape(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int kube = strcmp(p->name, "kubectl") == 0 || strcmp(p->name, "oc") == 0;
+    int runs = 0;
+    if (!kube && strcmp(p->name, "docker") != 0 && strcmp(p->name, "podman") != 0 &&
+        strcmp(p->name, "nerdctl") != 0)
+        return 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (kube) {
+            if (strcmp(t, "debug") == 0)
+                runs = 1;
+            else if (runs && (strncmp(t, "node/", 5) == 0 || strncmp(t, "nodes/", 6) == 0))
+                goto escape;
+            continue;
+        }
+        if (!runs) {
+            runs = strcmp(t, "run") == 0 || strcmp(t, "create") == 0 || strcmp(t, "exec") == 0;
+            continue;
+        }
+        if (t[0] != '-')
+            break;                      /* the image: what follows is the container's command */
+        const char *val = strchr(t, '=');
+        val = val ? val + 1 : (j + 1 < v->end ? W(j + 1) : "");
+        if (strcmp(t, "--privileged") == 0 || strcmp(t, "--privileged=true") == 0)
+            goto escape;
+        if ((strcmp(t, "-v") == 0 || strncmp(t, "--volume", 8) == 0 || strncmp(t, "--mount", 7) == 0) &&
+            mounts_host_root(val))
+            goto escape;
+        if (strncmp(t, "-v/", 3) == 0 && mounts_host_root(t + 2))
+            goto escape;
+        if ((strncmp(t, "--pid", 5) == 0 || strncmp(t, "--userns", 8) == 0) && strcmp(val, "host") == 0)
+            goto escape;
+        if (strncmp(t, "--cap-add", 9) == 0 && (strcasecmp(val, "ALL") == 0 || strcasecmp(val, "SYS_ADMIN") == 0 ||
+                                                strcasecmp(val, "CAP_SYS_ADMIN") == 0))
+            goto escape;
+    }
+    return 0;
+escape:
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
+               kube ? " debug node/... runs a root shell on a cluster node"
+                    : " runs a container with root access to the host (privileged, host root, system directory or daemon socket mounted, host PID)",
+               NULL, v->via);
+    return 1;
+}
+
 /* t is one of needs, or a short option cluster holding one of needs'
  * one-letter options (-dc holds -c). */
 static int needs_match(const char *t, const char *const *needs)
@@ -420,17 +516,54 @@ static int needs_match(const char *t, const char *const *needs)
     return 0;
 }
 
+/* kubectl get secret NAME -o yaml|json|jsonpath=...: the secret's values
+ * (base64 is not encryption); a plain listing shows names only. */
+static int prints_cluster_secret(const sh_view *v)
+{
+    int get = 0, secret = 0, output = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] != '-') {
+            get |= strcmp(t, "get") == 0;
+            secret |= strncmp(t, "secret", 6) == 0 ? (t[6] == '\0' || strcmp(t + 6, "s") == 0 || t[6] == '/' ||
+                                                      strncmp(t + 6, "s/", 2) == 0)
+                                                   : strstr(t, ",secret") != NULL;
+            continue;
+        }
+        if (strcmp(t, "-o") == 0 || strcmp(t, "--output") == 0)
+            t = j + 1 < v->end ? W(j + 1) : "";
+        else if (strncmp(t, "-o", 2) == 0)
+            t += 2 + (t[2] == '=');
+        else if (strncmp(t, "--output=", 9) == 0)
+            t += 9;
+        else
+            continue;
+        output |= strcmp(t, "wide") != 0 && strcmp(t, "name") != 0 && t[0] != '\0';
+    }
+    return get && secret && output;
+}
+
 void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
+    if ((p->name[0] == 'k' || p->name[0] == 'o') &&
+        (strcmp(p->name, "kubectl") == 0 || strcmp(p->name, "oc") == 0) && prints_cluster_secret(v)) {
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.reads_secret", p->name,
+                   " prints a cluster secret's values (base64 only)", NULL, v->via);
+        return;
+    }
     const query_spec *q = NULL;
     for (size_t k = 0; k < sizeof queries / sizeof *queries && !q; k++)
-        if (strcmp(queries[k].prog, p->name) == 0)
+        if (queries[k].prog[0] == p->name[0] && strcmp(queries[k].prog, p->name) == 0)
             q = &queries[k];
     if (!q || sh_version_query(v) || (q->bare_reads && v->end - v->i == 1))
         return;
     int opaque = 0, sets = 0, needed = q->needs == NULL;
     for (int j = v->i + 1; j < v->end; j++) {
-        opaque |= (FL(j) & SH_W_OPAQUE) != 0;
+        const char *t = W(j);
+        /* ~/x is a path, not hidden text */
+        int home = t[0] == SH_MARK && t[1] == SH_K_HOME && !(FL(j) & ~(SH_W_EXP | SH_W_QUOTED)) &&
+                   !memchr(t + 2, SH_MARK, v->c->w[j].len - 2);
+        opaque |= (FL(j) & SH_W_OPAQUE) != 0 && !home;
         sets |= q->eq_writes && W(j)[0] == '-' && strpbrk(W(j), "=<") != NULL;
         needed |= q->needs && needs_match(W(j), q->needs);
     }
@@ -446,6 +579,8 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 break;
         }
     }
+    if (q->launches && container_escape(cx, v, p))
+        return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
                " with these arguments may change the system or run commands", NULL, v->via);
     if (q->launches)
@@ -488,6 +623,14 @@ void sh_rule_runas(sh_ctx *cx, const sh_view *v, const sh_program *p)
                    " runs a command as root or another user", NULL, v->via);
         return;
     }
+    if (strcmp(p->name, "systemd-run") == 0)
+        for (int j = v->i + 1; j < v->end; j++)
+            if (strncmp(W(j), "--on-", 5) == 0 || strncmp(W(j), "--timer-property", 16) == 0) {
+                /* systemd-run --on-calendar=hourly CMD: a timer unit, CMD runs later and again */
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                           " installs a timer (the command runs later, again and again)", NULL, v->via);
+                return;
+            }
     if (sh_version_query(v))
         return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name, " runs a command", NULL, v->via);

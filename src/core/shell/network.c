@@ -198,6 +198,16 @@ void sh_rule_net_fetch(sh_ctx *cx, const sh_view *v, const sh_program *p)
             if (!o)
                 continue;
         }
+        if (arg && arg == W(j) && (FL(j) & (SH_W_CMDSUB | SH_W_PROCSUB)) && !data_opt) {
+            data = 1;                   /* -H "Authorization: $(cat token)": a command's output sent */
+            data_opt = t;
+        }
+        if (arg && !scheme) {
+            const char *sep = strstr(arg, "://");   /* --url file:///etc/passwd */
+            if (sep && sep > arg && !(sep - arg == 4 && strncasecmp(arg, "http", 4) == 0) &&
+                !(sep - arg == 5 && strncasecmp(arg, "https", 5) == 0) && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+.-") == (size_t)(sep - arg))
+                scheme = arg;
+        }
         if (arg && arg[0] == '@' && o->kind != K_DATA && o->kind != K_CRED) {
             data = 1;                   /* -H @file, -w @file: a local file's text */
             data_opt = t;
@@ -353,8 +363,42 @@ void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     if (sh_version_query(v) || port_check(v, p))
         return;
+    /* nc -e /bin/sh, ncat -c bash, socat TCP:h:p EXEC:/bin/bash: hands a
+     * shell to whoever is at the other end (a reverse or bind shell) */
+    int socat = strcmp(p->name, "socat") == 0;
+    int netcat = !socat && p->name[0] == 'n';   /* nc, ncat, netcat */
+    for (int j = v->i + 1; (netcat || socat) && j < v->end; j++) {
+        const char *t = W(j);
+        int exec_opt = netcat && t[0] == '-' &&
+                       (strcmp(t, "-e") == 0 || strcmp(t, "-c") == 0 || strncmp(t, "--exec", 6) == 0 ||
+                        strncmp(t, "--sh-exec", 9) == 0 || strncmp(t, "--lua-exec", 10) == 0);
+        int socat_exec = socat && (strncasecmp(t, "EXEC:", 5) == 0 || strncasecmp(t, "SYSTEM:", 7) == 0);
+        if (exec_opt || socat_exec) {
+            sh_unseen(cx, v, p->name, " gives a program (a shell) to a network connection");
+            return;
+        }
+    }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.network_send", p->name,
                " opens a network connection that can send local data", NULL, v->via);
+    /* ssh -o ProxyCommand='CMD', LocalCommand=CMD: CMD runs here, through sh */
+    for (int j = v->i + 1; p->name[0] == 's' && j < v->end; j++) {  /* ssh, scp, sftp */
+        const char *t = W(j);
+        if (t[0] != '-' || t[1] != 'o')
+            continue;
+        if (!t[2] && j + 1 < v->end)
+            t = W(++j);
+        else
+            t += 2;
+        const char *eq = strpbrk(t, "= ");
+        if (eq && ((eq - t == 12 && strncasecmp(t, "ProxyCommand", 12) == 0) ||
+                   (eq - t == 12 && strncasecmp(t, "LocalCommand", 12) == 0) ||
+                   (eq - t == 17 && strncasecmp(t, "KnownHostsCommand", 17) == 0))) {
+            if (FL(j) & SH_W_OPAQUE)
+                sh_unseen(cx, v, p->name, " runs a local command it cannot see (-o ProxyCommand)");
+            else
+                sh_run_script(cx, eq + 1, strlen(eq + 1), "in a command ssh runs here (-o ProxyCommand, LocalCommand)");
+        }
+    }
     /* ssh HOST 'CMD', ssh HOST sudo reboot: the remote command */
     sh_probe_args(cx, v, v->i + 1);
 }

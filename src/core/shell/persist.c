@@ -19,6 +19,7 @@
  */
 #include "core/shell/internal.h"
 #include "core/shell/rules.h"
+#include "core/shell/rules_common.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -182,6 +183,37 @@ void sh_check_persist_var(sh_ctx *cx, const sh_view *v, int i, const char *var, 
 }
 
 /* ---- installers ------------------------------------------------------------- */
+
+/* at TIME, batch: the job's text runs later. Text it can read (a here-string,
+ * a here-document, echo ... |) is probed for a never-autopass command; a job
+ * read from a file (-f FILE, < FILE) it cannot see is scheduled persistence. */
+void sh_rule_at(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int listing = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (strcmp(t, "-f") == 0 || strncmp(t, "-f", 2) == 0) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                       " -f schedules a job file it cannot read (it runs later)", NULL, v->via);
+            return;
+        }
+        listing |= strcmp(t, "-l") == 0 || strcmp(t, "-c") == 0;
+    }
+    for (int k = 0; k < v->c->nr; k++)
+        if (v->c->r[k].op == SH_R_IN && v->c->r[k].fd <= 0) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                       " schedules a job file it cannot read (it runs later)", NULL, v->via);
+            return;
+        }
+    if (v->c->piped_in && !v->c->pipe_text) {
+        sh_unseen(cx, v, p->name, " schedules text piped in from another program");
+        return;
+    }
+    if (listing)
+        return;                         /* at -l, at -c N: show the queue */
+    sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name, " schedules a job", NULL, v->via);
+    sh_probe_args(cx, v, v->i + 1);
+}
 
 void sh_rule_crontab(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {

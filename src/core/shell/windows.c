@@ -133,7 +133,7 @@ void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p)
  * so the known never-autopass commands are looked for token by token. */
 static const char *win_scan(const char *s, size_t n)
 {
-    char tok[8][48];
+    char tok[8][128];
     int nt = 0, piped = 0;
     size_t i = 0;
     const char *crit = NULL;
@@ -146,11 +146,38 @@ static const char *win_scan(const char *s, size_t n)
             if (f < nt) {
                 const char *cmd = tok[f];
                 int rec = 0, root = 0, reg = 0, del = 0;
-                int fetch = 0, runas = 0;
+                int fetch = 0, runas = 0, runkey = 0, create = 0;
+                int deleter = strcmp(cmd, "rd") == 0 || strcmp(cmd, "rmdir") == 0 || strcmp(cmd, "rm") == 0 ||
+                              strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0 ||
+                              strcmp(cmd, "del") == 0 || strcmp(cmd, "erase") == 0;
+                int regish = strcmp(cmd, "reg") == 0 || strstr(cmd, "itemproperty") != NULL;
                 for (int k = f + 1; k < nt; k++) {
+                    if (deleter && k + 1 < nt && !root) {
+                        /* "C:\Program Files" arrives as two words: join them again */
+                        char two[2 * sizeof tok[0]];
+                        size_t a = strlen(tok[k]), b = strlen(tok[k + 1]);
+                        memcpy(two, tok[k], a);
+                        two[a] = ' ';
+                        memcpy(two + a + 1, tok[k + 1], b + 1);
+                        root |= sh_is_windows_critical(two, a + 1 + b);
+                    }
+                    runkey |= regish && (strstr(tok[k], "\\currentversion\\run") != NULL ||
+                                         strstr(tok[k], "\\winlogon") != NULL ||
+                                         strstr(tok[k], "\\image file execution options") != NULL);
+                    create |= strcmp(tok[k], "/create") == 0 || strcmp(tok[k], "add") == 0 ||
+                              strcmp(tok[k], "import") == 0;
                     rec |= strcmp(tok[k], "/s") == 0 || strncmp(tok[k], "-r", 2) == 0;
+                    size_t tl = strlen(tok[k]);
+                    /* C:\Windows\*.*, C:\Windows\* (C:Windows* once bash took the
+                     * backslashes): every file of C:\Windows */
+                    if (tl > 3 && strcmp(tok[k] + tl - 3, "*.*") == 0)
+                        tl -= 3;
+                    else if (tl > 1 && tok[k][tl - 1] == '*')
+                        tl -= 1;
+                    if (tl > 3 && (tok[k][tl - 1] == '\\' || tok[k][tl - 1] == '/'))
+                        tl--;
                     root |= sh_is_drive_root(tok[k], strlen(tok[k])) || strcmp(tok[k], "/") == 0 ||
-                            sh_is_windows_critical(tok[k], strlen(tok[k])) || strcmp(tok[k], "~") == 0;
+                            sh_is_windows_critical(tok[k], tl) || strcmp(tok[k], "~") == 0;
                     fetch |= strncmp(tok[k], "irm", 3) == 0 || strncmp(tok[k], "iwr", 3) == 0 ||
                              strstr(tok[k], "downloadstring") != NULL || strncmp(tok[k], "invoke-web", 10) == 0 ||
                              strncmp(tok[k], "invoke-rest", 11) == 0 || strstr(tok[k], "webclient") != NULL;
@@ -177,6 +204,11 @@ static const char *win_scan(const char *s, size_t n)
                          strcmp(cmd, "initialize-disk") == 0 || strcmp(cmd, "remove-partition") == 0 ||
                          strcmp(cmd, "diskpart") == 0)
                     crit = "formats or wipes a disk";
+                else if ((strcmp(cmd, "reg") == 0 && create && runkey) ||
+                         (strcmp(cmd, "schtasks") == 0 && create) ||
+                         (strcmp(cmd, "new-itemproperty") == 0 && runkey) ||
+                         (strcmp(cmd, "set-itemproperty") == 0 && runkey))
+                    crit = "adds a program that runs at every logon or on a schedule (Run key, scheduled task)";
                 else if ((strcmp(cmd, "reg") == 0 && del) ||
                          (strcmp(cmd, "remove-item") == 0 && reg))
                     crit = "deletes registry keys";
@@ -240,7 +272,9 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_scratch_release(cx, mark);
     if (crit) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name, " ", crit, v->via);
-        if (strstr(crit, "registry"))
+        if (strstr(crit, "logon"))
+            cx->out->rule = "critical.persistence";
+        else if (strstr(crit, "registry"))
             cx->out->rule = "critical.registry_delete";
         else if (strstr(crit, "format") || strstr(crit, "wipes"))
             cx->out->rule = "critical.disk_format";

@@ -192,6 +192,10 @@ void sh_rule_xargs(sh_ctx *cx, const sh_view *v, const sh_program *p)
     };
     int j = sh_skip_opts(v, v->i + 1, "aEdILnPs", L_xargs);
     const char *repl = NULL;
+    /* xargs echo < /proc/$$/environ: the file's text becomes arguments that are printed */
+    for (int k = 0; k < v->c->nr; k++)
+        if (v->c->r[k].op == SH_R_IN && v->c->r[k].fd <= 0)
+            sh_check_secret_path(cx, v, "xargs", v->c->text + v->c->r[k].target.off, v->c->r[k].target.len);
     for (int k = v->i + 1; k < j; k++) {
         const char *t = W(k);
         if (strcmp(t, "-a") == 0 && k + 1 < j)

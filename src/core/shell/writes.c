@@ -130,13 +130,20 @@ void sh_rule_writer(sh_ctx *cx, const sh_view *v, const sh_program *p)
     int last = -1, append = 0;
     for (int j = v->i + 1; j < v->end; j++) {
         if (is_opt(v, j)) {
-            append |= strcmp(p->name, "tee") == 0 && (short_has(W(j), 'a') || long_is(W(j), "append", 2));
+            append |= (strcmp(p->name, "tee") == 0 || strcmp(p->name, "sponge") == 0) &&
+                      (short_has(W(j), 'a') || long_is(W(j), "append", 2));
             continue;
         }
-        if (last_only)
+        if (last_only) {
             last = j;
-        else
+        } else if (v->tree && v->placeholder >= SH_T_SYSTEM && strstr(W(j), "{}")) {
+            /* find / -exec truncate -s0 {} +: every file of the tree emptied */
+            sh_verdict(cx, WG_SHELL_CRITICAL, crit_rule(v->placeholder), p->name,
+                       " overwrites every file under ", sh_target_phrase(v->placeholder), v->via);
+            return;
+        } else {
             sh_check_write_mode(cx, v, &v->c->w[j], p->name, append);
+        }
     }
     if (last >= 0) {
         sh_check_write(cx, v, &v->c->w[last], p->name);
@@ -151,4 +158,38 @@ void sh_rule_writer(sh_ctx *cx, const sh_view *v, const sh_program *p)
         note_link(cx, v);
     if (real || strcmp(p->name, "tee") != 0)
         sh_verdict(cx, WG_SHELL_RISKY, "bash.writes_file", p->name, " writes files", NULL, v->via);
+}
+
+/* setcap cap_setuid+ep FILE: anyone who runs FILE can become root (like
+ * chmod u+s): critical.privilege. Other capabilities change permissions. */
+void sh_rule_setcap(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const char *const root_caps[] = {
+        "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search",
+        "cap_sys_ptrace", "cap_sys_module", "cap_chown", "cap_fowner", "all", NULL,
+    };
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (t[0] == '-')
+            continue;
+        int root = t[0] == '=' || (FL(j) & SH_W_OPAQUE);     /* "=ep": every capability */
+        /* the capability list: names separated by ',' before the operator (+ - =) */
+        for (const char *q = t; *q && !root; ) {
+            size_t n = strcspn(q, ",+-=");
+            for (const char *const *c = root_caps; *c && !root; c++)
+                root = strlen(*c) == n && strncasecmp(q, *c, n) == 0;
+            q += n;
+            if (*q != ',')
+                break;
+            q++;
+        }
+        if (root) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
+                       " gives a program root's powers (setuid, admin or all capabilities)", NULL, v->via);
+            return;
+        }
+        break;
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.permissions", p->name, " changes file capabilities",
+               NULL, v->via);
 }

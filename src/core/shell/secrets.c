@@ -110,6 +110,7 @@ static const secret_row suffix_rows[] = {
     { BASENAME_SUFFIX, ".tfstate", 8,              "Terraform state (secrets in plain text)" },
     { BASENAME_SUFFIX, ".tfstate.backup", 15,       "Terraform state (secrets in plain text)" },
     { BASENAME_SUFFIX, "_history", 8,              "a shell, database or REPL history (typed passwords and tokens)" },
+    { BASENAME_SUFFIX, "credentials.json", 16,      "stored credentials" },
 };
 
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
@@ -117,7 +118,7 @@ static const secret_row suffix_rows[] = {
  * assert in sh_secret_path whenever a row is tried). */
 #define NAME_FIRST_BYTES ".ivacsmar"
 /* The last bytes of every BASENAME_SUFFIX needle. */
-#define SUFFIX_LAST_BYTES "ymp2xe"
+#define SUFFIX_LAST_BYTES "ymp2xen"
 
 /* Environment-file templates are meant to be read. */
 static const char *const env_templates[] = {
@@ -483,8 +484,9 @@ void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p)
     const char *prog = p->name;
     int dump = 0;
     if (strcmp(prog, "printenv") == 0) {
-        /* bare printenv stays silent: reference vector 12.1 #6 pins it
-         * (docs/gate.md); printenv TOKEN prints a secret */
+        /* printenv alone prints every variable, tokens and keys among them
+         * (issue #10 §2 names it; reference vector 12.1 #6 changed to ask,
+         * docs/gate.md); printenv TOKEN prints a secret, printenv HOME not */
         int operands = 0, opts = 0;
         for (int j = v->i + 1; j < v->end; j++) {
             const char *t = c->text + c->w[j].off;
@@ -494,7 +496,7 @@ void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p)
             else
                 operands++;
         }
-        dump |= opts > 0 && operands == 0;      /* printenv -0: every variable */
+        dump |= operands == 0;                  /* printenv, printenv -0: every variable */
     } else if (strcmp(prog, "compgen") == 0) {
         /* compgen -v | while read v; do echo "$v=${!v}"; done: the names of
          * every variable handed on to a loop that prints their values */

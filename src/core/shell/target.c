@@ -151,8 +151,8 @@ int sh_target_class(const char *t, size_t n, int cwd)
                            (clen[0] == 3 && memcmp(comp[0], "var", 3) == 0 &&
                             in_list(comp[1], clen[1], var_dirs, sizeof var_dirs / sizeof *var_dirs))))
             return SH_T_SYSTEM;
-        if (depth == 3 && clen[0] == 3 && in_list(comp[0], 3, drive_mounts, 1) && clen[1] == 1)
-            return SH_T_SYSTEM;                 /* /mnt/c/Users, /mnt/c/Windows */
+        if (depth == 3 && in_list(comp[0], clen[0], drive_mounts, 2) && clen[1] == 1)
+            return SH_T_SYSTEM;                 /* /mnt/c/Users, /cygdrive/c/Windows */
         /* a Windows drive's second level: /c/Users/bob, /c/Windows/System32 (MSYS),
          * and one more under /mnt/c or /cygdrive/c */
         {

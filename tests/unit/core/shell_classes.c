@@ -150,7 +150,8 @@ Test(shell_classes, dangerous_at_normal)
     shellt_expect("git show main:.env.production", RISKY, "bash.reads_secret");
     shellt_expect("grep -rn key ~/.kube", RISKY, "bash.reads_secret");
     shellt_expect("echo \"$(< ~/.pgpass)\"", RISKY, "bash.reads_secret");
-    shellt_expect("printenv", SAFE, "bash.safe");          /* 12.1 #6 */
+    shellt_expect("printenv", RISKY, "bash.env_dump");     /* 12.1 #6, changed: docs/gate.md */
+    shellt_expect("printenv | grep -i secret", RISKY, "bash.env_dump");
     shellt_expect("printenv HOME", SAFE, "bash.safe");
 }
 
@@ -456,7 +457,7 @@ Test(shell_classes, environment_dumps_and_secrets_through_loops_and_xargs)
     shellt_expect("compgen -c | grep git", SAFE, NULL);
     shellt_expect("compgen -v", SAFE, NULL);
     shellt_expect("printenv -0", RISKY, "bash.env_dump");
-    shellt_expect("printenv", SAFE, NULL);               /* reference vector 12.1 #6 */
+    shellt_expect("printenv | grep -c HOME", SAFE, NULL);  /* a count shows no value */
     shellt_expect("xargs -0 -n1 < /proc/$$/environ", RISKY, "bash.reads_secret");
     shellt_expect("xargs -n1 < list.txt", SAFE, NULL);
     shellt_expect("while read -r l; do echo \"$l\"; done < .env", RISKY, "bash.reads_secret");

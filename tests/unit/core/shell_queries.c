@@ -258,3 +258,12 @@ Test(shell_queries, mounted_secrets_are_credential_files)
     shellt_expect("ls /run/secrets", SAFE, NULL);
     shellt_expect("cat src/main.c", SAFE, NULL);
 }
+
+Test(shell_queries, cygwin_windows_folders_and_prefixed_credentials_files)
+{
+    shellt_expect("rm -rf /cygdrive/c/Windows", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf /cygdrive/d/Users", CRIT, "critical.rm_system");
+    shellt_expect("rm -rf /cygdrive/c/tmp/x", DESTR, "bash.rm_recursive");
+    shellt_expect("cat gcp-credentials.json", RISKY, "bash.reads_secret");
+    shellt_expect("cat package.json", SAFE, NULL);
+}

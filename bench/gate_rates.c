@@ -10,7 +10,8 @@
 #include "gate_rates.h"
 
 static const char *const default_files[] = {
-    "attack.jsonl", "attack_gate5.jsonl", "attack_gate6.jsonl", "attack_gate6b.jsonl", "model_never_autopass.jsonl", "model_dangerous_normal.jsonl",
+    "attack.jsonl", "attack_gate5.jsonl", "attack_gate6.jsonl", "attack_gate6b.jsonl",
+    "attack_gate7.jsonl", "model_never_autopass.jsonl", "model_dangerous_normal.jsonl",
     "model_readonly_normal.jsonl", "destructive.jsonl", "readonly.txt",
 };
 

@@ -81,6 +81,13 @@ Test(gate_attack, gate6b_corpus)
     rates("attack_gate6b.jsonl", attack_max, 140);
 }
 
+/* issue 10 §2, redteam2 round: agent-style chains, macOS/Windows, cloud,
+ * container and database CLIs, pagers; written before any of its rules */
+Test(gate_attack, gate7_corpus)
+{
+    rates("attack_gate7.jsonl", attack_max, 550);
+}
+
 Test(gate_attack, older_corpora)
 {
     rates("model_never_autopass.jsonl", older_max, 200);

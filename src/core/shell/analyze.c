@@ -34,6 +34,7 @@ int sh_wprefix(const sh_cmd *c, int i, const char *lit)
 
 /* Appends s, showing expansion markers the way a person would write them
  * and control bytes as '?'. */
+static int unknown_on_raw_disk(sh_ctx *cx, const sh_view *v, const char *name);
 static size_t cat(char *dst, size_t k, size_t cap, const char *s)
 {
     if (!s)
@@ -744,6 +745,8 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
         if (later) {
             later->unknown_call = 1;    /* decided once the text is read */
         } else if (!sh_version_query(&sub)) {
+            if (unknown_on_raw_disk(cx, &sub, name))
+                return;
             sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                        " is not a known read-only program", NULL, v->via);
             sh_probe_args(cx, &sub, i + 1);
@@ -774,6 +777,29 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
             sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", name,
                        " is not a known read-only program", NULL, v->via);
     }
+}
+
+/* An unknown program given a raw disk (ddrescue /dev/zero /dev/sdb, dcfldd
+ * of=/dev/sdb, bmaptool copy x.img /dev/sdb): it may write the device, and a
+ * raw write destroys the disk, so it fails closed as a raw disk write. 1 if so. */
+static int unknown_on_raw_disk(sh_ctx *cx, const sh_view *v, const char *name)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = sh_wtext(v->c, j);
+        size_t n = v->c->w[j].len;
+        const char *eq = memchr(t, '=', n);     /* of=/dev/sdb, --output=/dev/sdb */
+        if (eq) {
+            n -= (size_t)(eq + 1 - t);
+            t = eq + 1;
+        }
+        if (n > 5 && memcmp(t, "/dev/", 5) == 0 && sh_is_raw_disk(t, n)) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", name,
+                       " is not a known program and is given a raw disk (it may write it)",
+                       NULL, v->via);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int sh_is_stdin_path(const char *t)

@@ -175,7 +175,7 @@ static const char *const Q_cargo[] = {
 };
 static const char *const Q_brew[] = {
     "list", "ls", "info", "search", "config", "doctor", "deps", "uses", "leaves", "outdated",
-    "--prefix", "--cellar", "--repository", "desc", "home", NULL,
+    "--prefix", "--cellar", "--repository", "desc", "home", "services list", NULL,
 };
 static const char *const Q_apt[] = {
     "list", "show", "search", "policy", "depends", "rdepends", "madison", "showpkg", "stats",
@@ -321,6 +321,8 @@ static const char *const B_gpg[] = { "--output", "-o", "--export-secret-keys", "
                                      "--delete-keys", "--delete-secret-keys", "--import", "--send-keys", NULL };
 static const char *const Q_nvsmi[] = { "-L", "--list-gpus", "-q", "--query", "topo", NULL };
 static const char *const Q_pipx[] = { "list", "environment", NULL };
+/* redteam2 round */
+static const char *const Q_ipconfig[] = { "/all", "/displaydns", "-all", NULL };
 
 static const query_spec queries[] = {
     { "7z", Q_7z, B_none, 0, 0, NULL, 0 },
@@ -349,6 +351,7 @@ static const query_spec queries[] = {
     { "hostnamectl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "iconv", NULL, B_iconv, 0, 0, NULL, 0 },
     { "ip", Q_ip, B_ip, 1, 0, NULL, 0 },
+    { "ipconfig", Q_ipconfig, B_none, 0, 1, NULL, 0 },
     { "journalctl", NULL, B_journalctl, 0, 0, NULL, 0 },
     { "kubectl", Q_kubectl, B_kubectl, 1, 0, NULL, 0 },
     { "ldconfig", Q_ldconfig, B_none, 0, 0, NULL, 0 },

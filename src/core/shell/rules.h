@@ -50,6 +50,10 @@ void sh_rule_kill(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_destructive(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_mount(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_iex(sh_ctx *cx, const sh_view *v, const sh_program *p);
+/* PowerShell pipeline filters (Where-Object, Select-Object, Sort-Object, ...):
+ * read-only unless given a script block, a subexpression or a value it
+ * cannot see (any of which may run code). */
+void sh_rule_ps_filter(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_cloud(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_net_query(sh_ctx *cx, const sh_view *v, const sh_program *p);

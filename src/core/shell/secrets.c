@@ -297,6 +297,19 @@ static void shown_word(const sh_cmd *c, const sh_word *w, char *buf, size_t cap)
 }
 
 /* The secret a word names, or NULL. */
+/* A Windows spelling as written (bash has eaten its backslashes:
+ * %USERPROFILE%\.aws\credentials, "$env:USERPROFILE\.ssh\id_rsa"): read
+ * again with '/' for '\\' and quotes dropped. */
+static const char *windows_secret(const char *raw, size_t n)
+{
+    char buf[256];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof buf; i++)
+        if (raw[i] != '"' && raw[i] != '\'')
+            buf[k++] = raw[i] == '\\' ? '/' : raw[i];
+    return sh_secret_path(buf, k);
+}
+
 static const char *word_secret(const sh_cmd *c, const sh_word *w)
 {
     const char *t = c->text + w->off;
@@ -308,7 +321,10 @@ static const char *word_secret(const sh_cmd *c, const sh_word *w)
                 return sh_secret_path(t + i + 1, w->len - i - 1);
         return NULL;
     }
-    return sh_secret_path(t, w->len);
+    const char *what = sh_secret_path(t, w->len);
+    if (!what && w->raw_len < 256 && memchr(c->src + w->raw_off, '\\', w->raw_len))
+        what = windows_secret(c->src + w->raw_off, w->raw_len);
+    return what;
 }
 
 static void report(sh_ctx *cx, const sh_view *v, const char *prog, const sh_word *w,

@@ -326,3 +326,20 @@ void sh_rule_iex(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (v->c->piped_in || v->end - v->i > 1)
         sh_unseen(cx, v, p->name, " runs text it is given as PowerShell (Invoke-Expression)");
 }
+
+/* Status -eq Running, -First 20, CPU -Descending: names and values only.
+ * { $_... }, @{e={...}}, (Get-X), $sb may run any code. */
+void sh_rule_ps_filter(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *raw = v->c->src + v->c->w[j].raw_off;
+        size_t n = v->c->w[j].raw_len;
+        if ((FL(j) & (SH_W_OPAQUE | SH_W_CMDSUB | SH_W_PROCSUB | SH_W_EXP)) ||
+            memchr(raw, '{', n) || memchr(raw, '}', n) || memchr(raw, '(', n) || memchr(raw, '@', n)) {
+            sh_verdict(cx, WG_SHELL_RISKY, "bash.ps_script_block", p->name,
+                       " is given a script block or a value it cannot see (it may run code)",
+                       NULL, v->via);
+            return;
+        }
+    }
+}

@@ -24,6 +24,26 @@ static int top_level(const sh_view *v, int j)
     return !(n - i == 3 && memcmp(t + i, "tmp", 3) == 0);
 }
 
+/* A chmod mode that sets the set-user-ID or set-group-ID bit: u+s, g=rxs,
+ * +s, or four octal digits with 4 or 2 in the first (4755, 2711, 6755).
+ * A program so marked runs as its owner (root) for whoever starts it. */
+static int sets_id_bit(const char *m)
+{
+    size_t n = strlen(m);
+    if (n >= 4 && strspn(m, "01234567") == n)
+        return (m[n - 4] - '0') & 6;
+    int adding = 0;
+    for (; *m; m++) {
+        if (*m == '+' || *m == '=')
+            adding = 1;
+        else if (*m == '-' || *m == ',')
+            adding = 0;
+        else if (*m == 's' && adding)
+            return 1;
+    }
+    return 0;
+}
+
 void sh_rule_chmod(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int rec = 0, first = 1, worst = -1;
@@ -38,6 +58,12 @@ void sh_rule_chmod(sh_ctx *cx, const sh_view *v, const sh_program *p)
         }
         if (first) {
             first = 0;                  /* the mode or owner */
+            if (strcmp(p->name, "chmod") == 0 && sets_id_bit(t)) {
+                sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
+                           " sets the set-user-ID or set-group-ID bit",
+                           " (the program then runs as its owner, often root)", v->via);
+                return;
+            }
             continue;
         }
         if (sh_check_vital(cx, v, &v->c->w[j], p->name, " changes who can use "))

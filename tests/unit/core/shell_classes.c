@@ -566,3 +566,54 @@ Test(shell_classes, functions_that_hand_their_arguments_to_a_program)
     shellt_expect("g(){ ls -la \"$1\"; }; g src", SAFE, NULL);
     shellt_expect("f(){ f|f& }; command f", CRIT, "critical.fork_bomb");
 }
+
+/* redteam2 round (attack_gate7.jsonl): one test per new rule */
+Test(shell_classes, chmod_setting_the_set_id_bit_is_privilege)
+{
+    shellt_expect("chmod u+s /usr/bin/find", CRIT, "critical.privilege");
+    shellt_expect("chmod 4755 ./helper", CRIT, "critical.privilege");
+    shellt_expect("chmod u+x,g+s tool", CRIT, "critical.privilege");
+    shellt_expect("chmod 06755 tool", CRIT, "critical.privilege");
+    shellt_expect("chmod u-s tool", RISKY, "bash.permissions");
+    shellt_expect("chmod 1777 scratch", RISKY, "bash.permissions");   /* sticky bit only */
+    shellt_expect("chmod 755 tool", RISKY, "bash.permissions");
+}
+
+Test(shell_classes, unknown_program_given_a_raw_disk_is_a_raw_disk_write)
+{
+    shellt_expect("ddrescue -f /dev/zero /dev/sdb", CRIT, "critical.raw_disk_write");
+    shellt_expect("dcfldd if=/dev/zero of=/dev/sdb", CRIT, "critical.raw_disk_write");
+    shellt_expect("bmaptool copy image.wic /dev/sdb", CRIT, "critical.raw_disk_write");
+    shellt_expect("flasher --target=/dev/mmcblk0 fw.bin", CRIT, "critical.raw_disk_write");
+    shellt_expect("frobnicate /dev/null", RISKY, "bash.unknown_program");
+    shellt_expect("frobnicate disk.img", RISKY, "bash.unknown_program");
+}
+
+Test(shell_classes, powershell_and_windows_read_only_tools_are_silent)
+{
+    shellt_expect("Get-ChildItem -Recurse -Filter *.cs | Select-Object -First 20", SAFE, NULL);
+    shellt_expect("Get-Service | Where-Object Status -eq Running", SAFE, NULL);
+    shellt_expect("Get-Process | Sort-Object CPU -Descending | Select-Object -First 5", SAFE, NULL);
+    shellt_expect("tasklist | findstr node", SAFE, NULL);
+    shellt_expect("ipconfig /all", SAFE, NULL);
+    shellt_expect("brew services list", SAFE, NULL);
+    shellt_expect("ipconfig /release", RISKY, "bash.unknown_program");
+    shellt_expect("brew services start redis", RISKY, "bash.unknown_program");
+    shellt_expect("Get-Content ~/.aws/credentials", RISKY, "bash.reads_secret");
+}
+
+Test(shell_classes, powershell_filters_given_a_script_block_ask)
+{
+    shellt_expect("Get-Process | Where-Object { Remove-Item x }", RISKY, "bash.ps_script_block");
+    shellt_expect("Get-ChildItem | Select-Object @{n='x';e={rm x}}", RISKY, NULL);
+    shellt_expect("Get-Process | Sort-Object $sb", RISKY, "bash.ps_script_block");
+    shellt_expect("ls | Format-Table \"(Get-Date)\"", RISKY, "bash.ps_script_block");
+}
+
+Test(shell_classes, windows_spellings_of_secret_files_are_secret_reads)
+{
+    shellt_expect("type %USERPROFILE%\\.aws\\credentials", RISKY, "bash.reads_secret");
+    shellt_expect("Get-Content $env:USERPROFILE\\.ssh\\id_rsa", RISKY, "bash.reads_secret");
+    shellt_expect("Get-Content \"C:\\Users\\bob\\.ssh\\id_ed25519\"", RISKY, "bash.reads_secret");
+    shellt_expect("Get-Content .\\README.md", SAFE, NULL);
+}

@@ -781,7 +781,9 @@ static void analyze_view(sh_ctx *cx, const sh_view *v)
 
 /* An unknown program given a raw disk (ddrescue /dev/zero /dev/sdb, dcfldd
  * of=/dev/sdb, bmaptool copy x.img /dev/sdb): it may write the device, and a
- * raw write destroys the disk, so it fails closed as a raw disk write. 1 if so. */
+ * raw write destroys the disk, so it fails closed as a raw disk write. The
+ * same for a start-up file or another persistence target as an operand
+ * (vim -c '...' -c wq ~/.bashrc): it may write it. 1 if so. */
 static int unknown_on_raw_disk(sh_ctx *cx, const sh_view *v, const char *name)
 {
     for (int j = v->i + 1; j < v->end; j++) {
@@ -796,6 +798,13 @@ static int unknown_on_raw_disk(sh_ctx *cx, const sh_view *v, const char *name)
             sh_verdict(cx, WG_SHELL_CRITICAL, "critical.raw_disk_write", name,
                        " is not a known program and is given a raw disk (it may write it)",
                        NULL, v->via);
+            return 1;
+        }
+        const char *rc = t[0] != '-' ? sh_persist_path(t, n) : NULL;
+        if (rc) {                       /* vim -c 'normal Go...' -c wq ~/.bashrc */
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", name,
+                       " is not a known program and is given ", rc, v->via);
+            cx->out->rule = "critical.persistence";
             return 1;
         }
     }

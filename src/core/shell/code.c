@@ -219,6 +219,16 @@ static int decodes(const char *s, size_t n)
     return 0;
 }
 
+/* AppleScript's elevation: do shell script "..." with administrator privileges. */
+static int asks_admin(const char *s, size_t n)
+{
+    static const char k[] = "with administrator privileges";
+    for (size_t i = 0; i + sizeof k - 1 <= n; i++)
+        if ((s[i] | 32) == 'w' && strncasecmp(s + i, k, sizeof k - 1) == 0)
+            return 1;
+    return 0;
+}
+
 int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code, size_t n)
 {
     if (cx->out->cls == WG_SHELL_CRITICAL)
@@ -237,6 +247,10 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
         rule = "critical.fork_bomb";
     } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
         why = "deletes a directory tree at /, the home directory or a system directory";
+    }
+    if (!why && asks_admin(code, n)) {
+        why = "asks for administrator rights (AppleScript \"with administrator privileges\")";
+        rule = "critical.privilege";
     }
     if (!why && (f.exec || f.backtick) && decodes(code, n)) {
         why = "runs a command it decodes at run time (base64, hex, ...), text nobody can read here";

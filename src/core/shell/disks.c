@@ -37,6 +37,10 @@ void sh_rule_diskutil(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (n < sizeof verb) {
             for (size_t k = 0; k <= n; k++)
                 verb[k] = (char)(W(v->i + 1)[k] | (W(v->i + 1)[k] >= 'A' && W(v->i + 1)[k] <= 'Z' ? 32 : 0));
+            static const char *const reads[] = { "list", "info", "information", NULL };
+            if (in_set(verb, reads) ||
+                (strcmp(verb, "apfs") == 0 && v->i + 2 < v->end && strcmp(W(v->i + 2), "list") == 0))
+                return;                 /* diskutil list, info disk2, apfs list */
             if (in_set(verb, wipe)) {
                 sh_verdict(cx, WG_SHELL_CRITICAL, "critical.disk_format", p->name,
                            " erases a disk", NULL, v->via);

@@ -17,6 +17,12 @@ static int protected_branch(const char *ref, size_t n)
         n--;
     if (n >= 11 && strncasecmp(ref, "refs/heads/", 11) == 0)
         ref += 11, n -= 11;
+    /* release/production, deploy/main: a protected name as the last part */
+    const char *sl = n ? memrchr(ref, '/', n) : NULL;
+    if (sl && sl + 1 < ref + n) {
+        n -= (size_t)(sl + 1 - ref);
+        ref = sl + 1;
+    }
     for (size_t k = 0; k < 3; k++)
         if (strlen(prot[k]) == n && strncasecmp(prot[k], ref, n) == 0)
             return 1;

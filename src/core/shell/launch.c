@@ -323,6 +323,13 @@ static const char *const Q_nvsmi[] = { "-L", "--list-gpus", "-q", "--query", "to
 static const char *const Q_pipx[] = { "list", "environment", NULL };
 /* redteam2 round */
 static const char *const Q_ipconfig[] = { "/all", "/displaydns", "-all", NULL };
+static const char *const Q_defaults[] = { "read", "read-type", "domains", "find", NULL };
+static const char *const Q_winget[] = { "list", "search", "show", NULL };
+static const char *const Q_choco[] = { "list", "search", "info", "outdated", NULL };
+static const char *const B_shuf[] = { "-o", "--output", "--random-source", NULL };
+static const char *const B_units[] = { "--log", "-L", NULL };
+static const char *const B_clang_format[] = { "-i", NULL };
+static const char *const N_black[] = { "--check", "--diff", NULL };
 
 static const query_spec queries[] = {
     { "7z", Q_7z, B_none, 0, 0, NULL, 0 },
@@ -331,12 +338,16 @@ static const query_spec queries[] = {
     { "apt", Q_apt, B_none, 0, 0, NULL, 0 },
     { "apt-cache", Q_apt, B_none, 0, 0, NULL, 0 },
     { "arp", Q_arp, B_none, 0, 1, NULL, 0 },
+    { "black", NULL, B_none, 0, 0, N_black, 0 },
     { "brew", Q_brew, B_none, 0, 0, NULL, 0 },
     { "bunzip2", NULL, B_compress, 0, 0, N_compress, 0 },
     { "bzip2", NULL, B_compress, 0, 0, N_compress, 0 },
     { "cargo", Q_cargo, B_none, 1, 0, NULL, 0 },
+    { "choco", Q_choco, B_none, 0, 0, NULL, 0 },
+    { "clang-format", NULL, B_clang_format, 0, 0, NULL, 0 },
     { "composer", Q_composer, B_none, 0, 0, NULL, 0 },
     { "conda", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "defaults", Q_defaults, B_none, 0, 0, NULL, 0 },
     { "docker", Q_docker, B_none, 1, 0, NULL, 0 },
     { "dotnet", Q_dotnet, B_none, 0, 0, NULL, 0 },
     { "dpkg", Q_dpkg, B_none, 0, 0, NULL, 0 },
@@ -377,6 +388,7 @@ static const query_spec queries[] = {
     { "rpm", Q_rpm, B_none, 0, 0, NULL, 0 },
     { "ruff", Q_ruff, B_ruff, 0, 0, NULL, 0 },
     { "rustup", Q_rustup, B_none, 0, 0, NULL, 0 },
+    { "shuf", NULL, B_shuf, 0, 0, NULL, 0 },
     { "snap", Q_snap, B_none, 0, 0, NULL, 0 },
     { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0, NULL, 0 },
     { "systemctl", Q_systemctl, B_none, 0, 0, NULL, 0 },
@@ -384,10 +396,12 @@ static const query_spec queries[] = {
     { "terraform", Q_terraform, B_none, 1, 0, NULL, 0 },
     { "timedatectl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "tsc", NULL, B_tsc, 0, 0, N_tsc, 0 },
+    { "units", NULL, B_units, 0, 0, NULL, 0 },
     { "unrar", Q_unrar, B_none, 0, 0, NULL, 0 },
     { "unxz", NULL, B_compress, 0, 0, N_compress, 0 },
     { "unzstd", NULL, B_compress, 0, 0, N_compress, 0 },
     { "uv", Q_uv, B_none, 0, 0, NULL, 0 },
+    { "winget", Q_winget, B_none, 0, 0, NULL, 0 },
     { "xmllint", NULL, B_xmllint, 0, 0, NULL, 0 },
     { "xmlstarlet", Q_xmlstarlet, B_xmlstarlet, 0, 0, NULL, 0 },
     { "xz", NULL, B_compress, 0, 0, N_compress, 0 },
@@ -605,9 +619,28 @@ void sh_rule_launcher(sh_ctx *cx, const sh_view *v, const sh_program *p)
 /* wsl -u root, machinectl shell, setpriv --reuid=0, chpst -u root,
  * capsh --user=root, Start-Process -Verb RunAs, systemd-run --uid=0: run a
  * command as another user (root when it says so). */
+/* wsl -l -v, wsl --status: listings of the installed distributions only. */
+static int wsl_lists(const sh_view *v)
+{
+    static const char *const reads[] = {
+        "-l", "--list", "-v", "--verbose", "--status", "--version", "-q", "--quiet", "--running",
+        "--all", "-o", "--online", NULL,
+    };
+    int list = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        if (!in_set(W(j), reads))
+            return 0;
+        list |= strcmp(W(j), "-l") == 0 || strcmp(W(j), "--list") == 0 ||
+                strcmp(W(j), "--status") == 0 || strcmp(W(j), "--version") == 0;
+    }
+    return list;
+}
+
 void sh_rule_runas(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int as_root = 0, user_opt = 0;
+    if (strcmp(p->name, "wsl") == 0 && wsl_lists(v))
+        return;
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (FL(j) & SH_W_OPAQUE)

@@ -261,6 +261,11 @@ void sh_rule_installer(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_rule_query(cx, v, p);
         return;
     }
+    if (strcmp(p->name, "launchctl") == 0 && v->i + 1 < v->end &&
+        (strcmp(W(v->i + 1), "list") == 0 || strcmp(W(v->i + 1), "print") == 0 ||
+         strcmp(W(v->i + 1), "print-disabled") == 0) &&
+        v->i + 3 >= v->end)
+        return;                         /* launchctl list [LABEL], print DOMAIN: listings */
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.process_control", p->name,
                " manages services or scheduled tasks", NULL, v->via);
 }

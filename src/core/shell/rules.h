@@ -54,6 +54,12 @@ void sh_rule_iex(sh_ctx *cx, const sh_view *v, const sh_program *p);
  * read-only unless given a script block, a subexpression or a value it
  * cannot see (any of which may run code). */
 void sh_rule_ps_filter(sh_ctx *cx, const sh_view *v, const sh_program *p);
+/* New-ItemProperty, Set-ItemProperty: a Run/RunOnce/Winlogon value is
+ * critical.persistence, any other a registry write. */
+void sh_rule_win_regset(sh_ctx *cx, const sh_view *v, const sh_program *p);
+/* db.c: psql, mysql, sqlite3, redis-cli, mongosh: read-only when every
+ * statement on the command line only reads, else bash.database. */
+void sh_rule_db(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_cloud(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_net_query(sh_ctx *cx, const sh_view *v, const sh_program *p);

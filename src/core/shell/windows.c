@@ -343,3 +343,26 @@ void sh_rule_ps_filter(sh_ctx *cx, const sh_view *v, const sh_program *p)
         }
     }
 }
+
+/* New-ItemProperty / Set-ItemProperty: a value under a Run, RunOnce or
+ * Winlogon key starts a program at every logon (critical.persistence);
+ * any other registry value is a write that asks. */
+void sh_rule_win_regset(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    static const char *const keys[] = { "currentversion\\run", "\\winlogon", NULL };
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *raw = v->c->src + v->c->w[j].raw_off;
+        size_t n = v->c->w[j].raw_len;
+        for (const char *const *k = keys; *k; k++) {
+            size_t kn = strlen(*k);
+            for (size_t i = 0; i + kn <= n; i++)
+                if (strncasecmp(raw + i, *k, kn) == 0) {
+                    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                               " sets a registry value that starts a program at logon", NULL, v->via);
+                    return;
+                }
+        }
+    }
+    sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.registry_write", p->name, " changes the registry",
+               NULL, v->via);
+}

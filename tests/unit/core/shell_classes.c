@@ -87,7 +87,8 @@ Test(shell_classes, privilege_tools)
     shellt_expect("gosu app id", CRIT, "critical.privilege");
     shellt_expect("wsl --user root", CRIT, "critical.privilege");
     shellt_expect("setpriv --reuid=0 sh", CRIT, "critical.privilege");
-    shellt_expect("wsl --list", RISKY, "bash.unknown_program");
+    shellt_expect("wsl --list", SAFE, NULL);                  /* a listing (redteam2) */
+    shellt_expect("wsl --shutdown", RISKY, "bash.unknown_program");
 }
 
 Test(shell_classes, a_shell_fed_text_it_cannot_see)
@@ -616,4 +617,80 @@ Test(shell_classes, windows_spellings_of_secret_files_are_secret_reads)
     shellt_expect("Get-Content $env:USERPROFILE\\.ssh\\id_rsa", RISKY, "bash.reads_secret");
     shellt_expect("Get-Content \"C:\\Users\\bob\\.ssh\\id_ed25519\"", RISKY, "bash.reads_secret");
     shellt_expect("Get-Content .\\README.md", SAFE, NULL);
+}
+
+Test(shell_classes, database_clients_given_only_reading_statements_are_silent)
+{
+    shellt_expect("psql -d app -c 'SELECT count(*) FROM orders'", SAFE, NULL);
+    shellt_expect("psql \"$DATABASE_URL\" -c '\\dt'", SAFE, NULL);
+    shellt_expect("psql -l", SAFE, NULL);
+    shellt_expect("mysql -u app -e 'SHOW TABLES' app", SAFE, NULL);
+    shellt_expect("sqlite3 app.db '.schema users'", SAFE, NULL);
+    shellt_expect("sqlite3 -readonly app.db 'SELECT id FROM t WHERE x IN (1, 2)'", SAFE, NULL);
+    shellt_expect("redis-cli -h cache -n 2 GET feature:flags", SAFE, NULL);
+    shellt_expect("redis-cli --scan --pattern 'user:*'", SAFE, NULL);
+    shellt_expect("mongosh app --quiet --eval 'db.users.countDocuments({active: true})'", SAFE, NULL);
+    shellt_expect("psql --version", SAFE, NULL);
+    shellt_expect("redis-cli --version", SAFE, NULL);
+}
+
+Test(shell_classes, database_clients_that_write_or_run_scripts_ask)
+{
+    shellt_expect("psql app -c 'DROP TABLE users'", RISKY, "bash.database");
+    shellt_expect("psql app -c 'SELECT pg_terminate_backend(42)'", RISKY, "bash.database");
+    shellt_expect("psql app -c 'SELECT 1; DELETE FROM t'", RISKY, "bash.database");
+    shellt_expect("psql app -c 'EXPLAIN ANALYZE DELETE FROM t'", RISKY, "bash.database");
+    shellt_expect("psql app -c '\\! rm -rf build'", RISKY, "bash.database");
+    shellt_expect("psql app -c \"SELECT * FROM t\" -o out.txt", RISKY, "bash.database");
+    shellt_expect("psql app -f migrate.sql", RISKY, "bash.database");
+    shellt_expect("psql app", RISKY, "bash.database");                    /* a session */
+    shellt_expect("psql app < dump.sql", RISKY, "bash.database");
+    shellt_expect("echo 'SELECT 1' | psql app", RISKY, "bash.database");
+    shellt_expect("mysql -e 'SELECT * FROM t INTO OUTFILE \"/tmp/x\"' app", RISKY, "bash.database");
+    shellt_expect("mysql -e 'SELECT 1 -- x\nDROP TABLE t' app", RISKY, "bash.database");
+    shellt_expect("psql app -c '\\! sudo reboot'", CRIT, "critical.privilege");
+    shellt_expect("mysql -e 'system rm -rf x' app", RISKY, "bash.database");
+    shellt_expect("sqlite3 app.db \"SELECT load_extension('x.so')\"", RISKY, "bash.database");
+    shellt_expect("sqlite3 app.db '.shell rm -rf x'", RISKY, "bash.database");
+    shellt_expect("sqlite3 app.db \"$Q\"", RISKY, "bash.database");
+    shellt_expect("redis-cli FLUSHALL", RISKY, "bash.database");
+    shellt_expect("redis-cli --eval x.lua", RISKY, "bash.database");
+    shellt_expect("mongosh app --eval 'db.users.drop()'", RISKY, "bash.database");
+    shellt_expect("mongosh app --eval 'db.t.find({$where: \"sleep(1)\"})'", RISKY, "bash.database");
+    shellt_expect("psql -c \"SELECT 1\" -c 'COPY t TO PROGRAM $$x$$'", RISKY, "bash.database");
+}
+
+Test(shell_classes, more_read_only_forms_of_known_tools)
+{
+    shellt_expect("defaults read com.apple.dock autohide", SAFE, NULL);
+    shellt_expect("defaults write com.apple.dock autohide 1", RISKY, NULL);
+    shellt_expect("winget list", SAFE, NULL);
+    shellt_expect("choco list", SAFE, NULL);
+    shellt_expect("shuf -n 3 words.txt", SAFE, NULL);
+    shellt_expect("shuf -o out.txt words.txt", RISKY, NULL);
+    shellt_expect("clang-format --dry-run -Werror a.c", SAFE, NULL);
+    shellt_expect("clang-format -i a.c", RISKY, NULL);
+    shellt_expect("black --check --diff .", SAFE, NULL);
+    shellt_expect("black .", RISKY, NULL);
+    shellt_expect("diskutil list", SAFE, NULL);
+    shellt_expect("diskutil unmount disk2", RISKY, "bash.disk_tool");
+    shellt_expect("wsl -l -v", SAFE, NULL);
+    shellt_expect("wsl --unregister Ubuntu", RISKY, NULL);
+    shellt_expect("launchctl list | grep com.apple", SAFE, NULL);
+    shellt_expect("launchctl kickstart -k gui/501/x", DESTR, "bash.process_control");
+}
+
+Test(shell_classes, redteam2_never_autopass_disguises)
+{
+    shellt_expect("git push --force origin release/production", CRIT, "critical.force_push_protected");
+    shellt_expect("git push -f origin deploy/main", CRIT, "critical.force_push_protected");
+    shellt_expect("git push -f origin feature/main-ui", DESTR, "bash.git_push");
+    shellt_expect("osascript -e 'do shell script \"id\" with administrator privileges'", CRIT,
+                  "critical.privilege");
+    shellt_expect("vim -c 'normal Goalias x=y' -c wq ~/.bashrc", CRIT, "critical.persistence");
+    shellt_expect("frobnicate src/main.c", RISKY, "bash.unknown_program");
+    shellt_expect("New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run -Name x -Value c:\\x.exe",
+                  CRIT, "critical.persistence");
+    shellt_expect("Set-ItemProperty -Path HKCU:\\Software\\App -Name Theme -Value dark", DESTR,
+                  "bash.registry_write");
 }

@@ -201,7 +201,9 @@ static int harmless_program_value(const sh_view *v, int i, size_t k)
             return 0;
     }
     const sh_program *p = sh_program_lookup(val, prog);
-    return p && p->cls == SH_P_SAFE;
+    /* less and more are checked for +CMD and -o/-k: the options were vetted above */
+    return p && (p->cls == SH_P_SAFE || (p->cls == SH_P_CHECK && (strcmp(p->name, "less") == 0 ||
+                                                                  strcmp(p->name, "more") == 0)));
 }
 
 void sh_check_assignment(sh_ctx *cx, const sh_view *v, int i)

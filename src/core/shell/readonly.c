@@ -610,3 +610,43 @@ void sh_rule_sysctl(sh_ctx *cx, const sh_view *v, const sh_program *p)
         }
     }
 }
+
+/* less/more +CMD runs CMD as if typed: +!sh starts a shell, +|... pipes to
+ * one, +s FILE saves, +v opens an editor. Only movement and searches are
+ * read-only: +123, +G, +F, +/pattern. -o/-O FILE write a log file; -k FILE
+ * loads key bindings (which can run commands). */
+static int pager_cmd_reads(const char *t)
+{
+    while (*t == '+')
+        t++;
+    if (strpbrk(t, "\n\r"))
+        return 0;
+    if (*t == '/' || *t == '?')
+        return 1;
+    size_t d = strspn(t, "0123456789");
+    if (t[d] == '\0')
+        return 1;
+    return t[d + 1] == '\0' && strchr("GgFfp%", t[d]) != NULL;
+}
+
+void sh_rule_pager(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        if (strcmp(t, "--") == 0)
+            break;
+        if (t[0] == '+' && !pager_cmd_reads(t)) {
+            sh_unsafe_opt(cx, v, p, "a start-up command that may run a shell or write a file (+CMD)");
+            return;
+        }
+        if (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "oOk")) {
+            sh_unsafe_opt(cx, v, p, "a log or key-binding file (-o, -O, -k)");
+            return;
+        }
+        if (long_is(t, "log-file", 3) || long_is(t, "LOG-FILE", 3) || long_is(t, "lesskey-file", 3) ||
+            long_is(t, "lesskey-src", 9)) {
+            sh_unsafe_opt(cx, v, p, "a log or key-binding file");
+            return;
+        }
+    }
+}

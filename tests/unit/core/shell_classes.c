@@ -694,3 +694,17 @@ Test(shell_classes, redteam2_never_autopass_disguises)
     shellt_expect("Set-ItemProperty -Path HKCU:\\Software\\App -Name Theme -Value dark", DESTR,
                   "bash.registry_write");
 }
+
+Test(shell_classes, pager_start_up_commands_other_than_moves_ask)
+{
+    shellt_expect("less +'!sh' README.md", RISKY, "bash.unsafe_option");
+    shellt_expect("more +'|sh' notes.txt", RISKY, "bash.unsafe_option");
+    shellt_expect("less -o copy.txt app.log", RISKY, "bash.unsafe_option");
+    shellt_expect("less --log-file=copy.txt app.log", RISKY, "bash.unsafe_option");
+    shellt_expect("less +G app.log", SAFE, NULL);
+    shellt_expect("less +F app.log", SAFE, NULL);
+    shellt_expect("less +/ERROR app.log", SAFE, NULL);
+    shellt_expect("less -FRX +100 app.log", SAFE, NULL);
+    shellt_expect("git log | less -R", SAFE, NULL);
+    shellt_expect("GIT_PAGER='less -FRX' git log", SAFE, NULL);
+}

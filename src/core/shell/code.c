@@ -219,6 +219,41 @@ static int decodes(const char *s, size_t n)
     return 0;
 }
 
+/* Code that evaluates text and fetches from the network: exec(urlopen(u)
+ * .read()), eval `curl -s u`, iex (irm u), eval(await (await fetch(u))
+ * .text()). What runs is what the server sends: text nobody can read here. */
+static const char *const eval_names[] = {
+    "eval", "exec", "iex", "invoke-expression", "loadstring", "dostring", "execfile",
+    "instance_eval", "class_eval", "module_eval", "runpy", "run_code",
+};
+static const char *const fetch_names[] = {
+    "urlopen", "urlretrieve", "urllib", "requests", "httpx", "fetch", "downloadstring",
+    "downloaddata", "webclient", "invoke-webrequest", "invoke-restmethod", "iwr", "irm",
+    "curl", "wget", "open-uri", "lwp", "http", "https", "axios", "got",
+};
+
+int sh_code_fetch_exec(const char *s, size_t n)
+{
+    int ev = 0, fe = 0;
+    for (size_t i = 0; i < n && !(ev && fe);) {
+        if (!ident_byte(s[i])) {
+            i++;
+            continue;
+        }
+        char tok[32];
+        size_t t = 0;
+        while (i < n && ident_byte(s[i])) {
+            if (t + 1 < sizeof tok)
+                tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+            i++;
+        }
+        tok[t] = '\0';
+        ev |= IN(tok, eval_names);
+        fe |= IN(tok, fetch_names);
+    }
+    return ev && fe;
+}
+
 /* AppleScript's elevation: do shell script "..." with administrator privileges. */
 static int asks_admin(const char *s, size_t n)
 {
@@ -247,6 +282,10 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
         rule = "critical.fork_bomb";
     } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
         why = "deletes a directory tree at /, the home directory or a system directory";
+    }
+    if (!why && sh_code_fetch_exec(code, n)) {
+        why = "evaluates text it fetches from the network, which nobody can read here";
+        rule = "critical.shell_unseen_text";
     }
     if (!why && asks_admin(code, n)) {
         why = "asks for administrator rights (AppleScript \"with administrator privileges\")";

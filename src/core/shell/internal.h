@@ -404,6 +404,9 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
  * code.c's lists), no prefixed or template strings, at most 4 KiB: it can do
  * no more than print. Pure. */
 int sh_code_prints_only(const char *interp, const char *code, size_t n);
+/* 1 when code names both an evaluator (eval, exec, iex, ...) and a network
+ * fetch (urlopen, fetch, curl, irm, ...): it runs text it downloads. Pure. */
+int sh_code_fetch_exec(const char *code, size_t n);
 
 /* ---- persist.c ---- */
 /* What makes path a persistence target, or NULL: a shell start-up or

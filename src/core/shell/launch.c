@@ -470,9 +470,24 @@ static int mounts_host_root(const char *t)
     return 0;
 }
 
+/* "key": true somewhere in JSON text s (blanks and quotes around allowed). */
+static int json_true(const char *s, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *p = strstr(s, key); p; p = strstr(p + 1, key)) {
+        const char *q = p + k;
+        while (*q == '"' || *q == '\'' || *q == ' ' || *q == ':' || *q == '\\')
+            q++;
+        if (strncmp(q, "true", 4) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* docker run --privileged, -v /:/host, --pid=host, --cap-add=ALL|SYS_ADMIN;
- * kubectl debug node/NAME: root on the host, whatever the container runs
- * (rule critical.privilege). 1 when it gave that verdict. */
+ * kubectl debug node/NAME, kubectl run --overrides with privileged, hostPID,
+ * hostIPC or a hostPath volume: root on the host, whatever the container
+ * runs (rule critical.privilege). 1 when it gave that verdict. */
 static int container_escape(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int kube = strcmp(p->name, "kubectl") == 0 || strcmp(p->name, "oc") == 0;
@@ -483,6 +498,12 @@ static int container_escape(sh_ctx *cx, const sh_view *v, const sh_program *p)
     for (int j = v->i + 1; j < v->end; j++) {
         const char *t = W(j);
         if (kube) {
+            if (strncmp(t, "--overrides", 11) == 0) {
+                const char *ov = t[11] == '=' ? t + 12 : (j + 1 < v->end ? W(j + 1) : "");
+                if (json_true(ov, "privileged") || json_true(ov, "hostPID") || json_true(ov, "hostIPC") ||
+                    strstr(ov, "hostPath"))
+                    goto escape;        /* kubectl run --overrides='{..."privileged":true...}' */
+            }
             if (strcmp(t, "debug") == 0)
                 runs = 1;
             else if (runs && (strncmp(t, "node/", 5) == 0 || strncmp(t, "nodes/", 6) == 0))
@@ -513,7 +534,7 @@ static int container_escape(sh_ctx *cx, const sh_view *v, const sh_program *p)
     return 0;
 escape:
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name,
-               kube ? " debug node/... runs a root shell on a cluster node"
+               kube ? " runs a root shell on a cluster node (debug node/..., a privileged or host pod)"
                     : " runs a container with root access to the host (privileged, host root, system directory or daemon socket mounted, host PID)",
                NULL, v->via);
     return 1;

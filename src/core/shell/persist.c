@@ -50,7 +50,8 @@ static const struct { const char *s; size_t n; } startup_dirs[] = {
     N("/etc/xdg/autostart/"), N("/.config/fish/"), N("/etc/environment"), N("/etc/ld.so.preload"),
     N("/etc/security/"), N("/etc/update-motd.d/"), N("/.ssh/rc"), N("/.config/powershell/"),
     N("/WindowsPowerShell/"), N(".git/config"), N("/.config/git/config"),
-    N("/.config/environment.d/"), N("/etc/anacrontab"),
+    N("/.config/environment.d/"), N("/etc/anacrontab"), N("/Programs/Startup/"),
+    N("/Programs/StartUp/"),
 };
 #undef N
 
@@ -370,4 +371,22 @@ void sh_rule_make(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.shell_unseen_text", p->name,
                " -f - runs a makefile it cannot see", NULL, v->via);
+}
+
+/* macOS defaults: write of com.apple.loginwindow LoginHook/LogoutHook runs a
+ * script as root at every login (critical.persistence); other forms go to
+ * the query table (defaults read is silent, write asks). */
+void sh_rule_defaults(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    int write = 0;
+    for (int j = v->i + 1; j < v->end; j++) {
+        const char *t = W(j);
+        write |= strcmp(t, "write") == 0;
+        if (write && (strcasecmp(t, "LoginHook") == 0 || strcasecmp(t, "LogoutHook") == 0)) {
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                       " write of a LoginHook or LogoutHook", " runs a script at every login", v->via);
+            return;
+        }
+    }
+    sh_rule_query(cx, v, p);
 }

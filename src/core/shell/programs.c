@@ -114,7 +114,7 @@ static const sh_program programs[] = {
     R("date", CHECK, sh_rule_date, NULL),
     R("dd", RULE, sh_rule_dd, NULL),
     R("declare", CHECK, sh_rule_declare, NULL),
-    R("defaults", RULE, sh_rule_query, NULL),
+    R("defaults", RULE, sh_rule_defaults, NULL),
     R("del", RULE, sh_rule_del, NULL),
     R("del-cli", RULE, sh_rule_rmtree, NULL),
     R("deno", INTERP, sh_rule_interp, NULL),

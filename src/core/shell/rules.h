@@ -63,6 +63,9 @@ void sh_rule_db(sh_ctx *cx, const sh_view *v, const sh_program *p);
 /* less, more: read-only unless +CMD is more than a move or a search, or a
  * log/key-binding file is given (readonly.c). */
 void sh_rule_pager(sh_ctx *cx, const sh_view *v, const sh_program *p);
+/* defaults write ... LoginHook|LogoutHook is persistence; else the query
+ * table (persist.c). */
+void sh_rule_defaults(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_cloud(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_network(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_net_query(sh_ctx *cx, const sh_view *v, const sh_program *p);

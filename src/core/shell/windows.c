@@ -269,7 +269,12 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
         return;
     }
     const char *crit = win_scan(buf, len);
+    int fetched = !crit && sh_code_fetch_exec(buf, len);
     sh_scratch_release(cx, mark);
+    if (fetched) {                      /* powershell -c "iex (irm https://...)" */
+        sh_unseen(cx, v, p->name, " evaluates a script it downloads (iex of irm/iwr/DownloadString)");
+        return;
+    }
     if (crit) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name, " ", crit, v->via);
         if (strstr(crit, "logon"))

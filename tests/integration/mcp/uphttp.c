@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "mcp/upstream.h"
+#include "upstream_calls.h"
 #include "mcp_http_fixture.h"
 #include "waggle/error.h"
 
@@ -79,32 +80,12 @@ static wg_upstream *start_healthy(void)
     return u;
 }
 
-static const char *first_text(const json_t *r)
-{
-    return json_string_value(json_object_get(json_array_get(json_object_get(r, "content"), 0), "text"));
-}
-
-static int call(wg_upstream *u, const char *tool, const char *args_json, long timeout, json_t **r)
-{
-    json_t *a = args_json ? json_loads(args_json, 0, NULL) : NULL;
-    *r = NULL;
-    int rc = wg_mcp__up_call(u, tool, a, timeout, r);
-    json_decref(a);
-    return rc;
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
-    nanosleep(&t, NULL);
-}
-
 /* Polls until the fixture's counter reaches n (or 10 s). */
 static long wait_count(const char *what, long n)
 {
     long v = 0;
     for (int i = 0; i < 1000 && (v = wgt_mcphttp_count(fx, what)) < n; i++)
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     return v;
 }
 
@@ -115,13 +96,13 @@ static void expect_back(wg_upstream *u, unsigned restarts)
         wg_mcp__up_status(u, &st);
         if (st.restarts >= restarts && st.state == WG_UP_HEALTHY)
             break;
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     }
     cr_expect_eq(st.state, WG_UP_HEALTHY);
     cr_expect_geq(st.restarts, restarts);
     json_t *r = NULL;
-    cr_assert_eq(call(u, "echo", "{\"text\":\"back\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "back");
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"back\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "back");
     json_decref(r);
 }
 
@@ -133,8 +114,8 @@ Test(uphttp, sends_what_the_transport_requires_and_deletes_the_session)
     cr_expect_eq(st.tools, 14, "%zu", st.tools);
     cr_expect_eq(wait_count("get", 1), 1, "the GET stream opens after initialize");
     json_t *r = NULL;
-    cr_assert_eq(call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "hello");
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "hello");
     json_decref(r);
     wg_mcp__up_free(u);
 
@@ -171,8 +152,8 @@ Test(uphttp, an_sse_answer_with_events_before_the_response_is_read)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_assert_eq(call(u, "sse_echo", "{\"text\":\"hi\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "hi via sse");
+    cr_assert_eq(wgt_up_call(u, "sse_echo", "{\"text\":\"hi\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "hi via sse");
     json_decref(r);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
@@ -185,16 +166,16 @@ Test(uphttp, a_ping_and_a_list_changed_inside_a_stream)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_assert_eq(call(u, "ping_me", NULL, 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "pong");
+    cr_assert_eq(wgt_up_call(u, "ping_me", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "pong");
     json_decref(r);
     cr_expect_eq(wait_count("pong", 1), 1);
-    cr_assert_eq(call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_assert_eq(wgt_up_call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_up_status st = { 0 };
     for (int i = 0; i < 1000 && st.tools != 15; i++) {
         wg_mcp__up_status(u, &st);
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     }
     cr_expect_eq(st.tools, 15);
     json_t *extra = wg_mcp__up_tool(u, "extra");
@@ -208,10 +189,10 @@ Test(uphttp, a_body_or_an_event_over_the_limit_restarts_the_session)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "big", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "big", NULL, 0, &r), WG_EUNAVAILABLE);
     cr_expect_not_null(strstr(wg_error_last(), "over 1048576 bytes"), "%s", wg_error_last());
     expect_back(u, 1);
-    cr_expect_eq(call(u, "bigsse", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "bigsse", NULL, 0, &r), WG_EUNAVAILABLE);
     cr_expect_not_null(strstr(wg_error_last(), "over 1048576 bytes"), "%s", wg_error_last());
     expect_back(u, 2);
     cr_expect_geq(wgt_mcphttp_count(fx, "initialize"), 3);
@@ -222,14 +203,14 @@ Test(uphttp, a_stream_of_garbage_without_a_response_fails_only_the_call)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "badsse", NULL, 0, &r), WG_EUPSTREAM);
+    cr_expect_eq(wgt_up_call(u, "badsse", NULL, 0, &r), WG_EUPSTREAM);
     cr_expect_not_null(strstr(wg_error_last(), "without its response"), "%s", wg_error_last());
     wg_up_status st;
     wg_mcp__up_status(u, &st);
     cr_expect_eq(st.state, WG_UP_HEALTHY);
     cr_expect_eq(st.restarts, 0);
     cr_expect_geq(st.ignored, 2, "%zu", st.ignored);
-    cr_assert_eq(call(u, "echo", "{\"text\":\"still\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"still\"}", 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_mcp__up_free(u);
 }
@@ -238,11 +219,11 @@ Test(uphttp, a_hung_call_times_out_is_cancelled_and_the_session_stays)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "hang", NULL, 300, &r), WG_ETIMEOUT);
+    cr_expect_eq(wgt_up_call(u, "hang", NULL, 300, &r), WG_ETIMEOUT);
     cr_expect_not_null(strstr(wg_error_last(), "did not answer tools/call within 300 ms"), "%s", wg_error_last());
     cr_expect_eq(wait_count("cancelled", 1), 1);
-    cr_assert_eq(call(u, "echo", "{\"text\":\"still\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "still");
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"still\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "still");
     json_decref(r);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
@@ -254,7 +235,7 @@ Test(uphttp, a_404_for_the_session_initializes_again)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "expire", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "expire", NULL, 0, &r), WG_EUNAVAILABLE);
     cr_expect_not_null(strstr(wg_error_last(), "session expired"), "%s", wg_error_last());
     expect_back(u, 1);
     cr_expect_eq(wgt_mcphttp_count(fx, "initialize"), 2);
@@ -274,14 +255,14 @@ Test(uphttp, a_500_restarts_with_backoff)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "fail500", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "fail500", NULL, 0, &r), WG_EUNAVAILABLE);
     cr_expect_not_null(strstr(wg_error_last(), "HTTP 500"), "%s", wg_error_last());
     expect_back(u, 1);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
     cr_expect_not_null(strstr(st.last_error, "HTTP 500"), "%s", st.last_error);
     /* a 500 whose body is a JSON-RPC error is still a broken server */
-    cr_expect_eq(call(u, "fail500rpc", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "fail500rpc", NULL, 0, &r), WG_EUNAVAILABLE);
     expect_back(u, 2);
     wg_mcp__up_free(u);
 }
@@ -290,7 +271,7 @@ Test(uphttp, a_redirect_is_not_followed)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "redirect", NULL, 0, &r), WG_EUPSTREAM);
+    cr_expect_eq(wgt_up_call(u, "redirect", NULL, 0, &r), WG_EUPSTREAM);
     cr_expect_not_null(strstr(wg_error_last(), "HTTP 307, a redirect"), "%s", wg_error_last());
     cr_expect_eq(wgt_mcphttp_count(fx, "elsewhere"), 0);
     wg_up_status st;
@@ -330,7 +311,7 @@ Test(uphttp, a_header_value_with_crlf_is_refused_and_never_shown)
 static void *hang_call(void *arg)
 {
     json_t *r = NULL;
-    intptr_t rc = call(arg, "hang", NULL, 20000, &r);
+    intptr_t rc = wgt_up_call(arg, "hang", NULL, 20000, &r);
     json_decref(r);
     return (void *)rc;
 }
@@ -341,11 +322,11 @@ Test(uphttp, calls_in_flight_fail_at_once_when_the_session_breaks)
     pthread_t t;
     cr_assert_eq(pthread_create(&t, NULL, hang_call, u), 0);
     wait_count("tools/call", 1);
-    sleep_ms(100);
+    wgt_sleep_ms(100);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     json_t *r = NULL;
-    cr_expect_eq(call(u, "fail500", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "fail500", NULL, 0, &r), WG_EUNAVAILABLE);
     void *rc = NULL;
     pthread_join(t, &rc);   /* aborted by the teardown, not after its 20 s */
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -363,7 +344,7 @@ static unsigned tools_within(wg_upstream *u, size_t want, long ms)
         wg_mcp__up_status(u, &st);
         if (st.tools == want)
             break;
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     }
     return (unsigned)st.tools;
 }
@@ -373,7 +354,7 @@ Test(uphttp, list_changed_on_the_get_stream_lists_again)
     wg_upstream *u = start_healthy();
     cr_expect_eq(wait_count("get", 1), 1);
     json_t *r = NULL;
-    cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_assert_eq(wgt_up_call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     cr_expect_eq(tools_within(u, 15, 10000), 15, "the GET stream's list_changed (the timer is a minute)");
     wg_mcp__up_free(u);
@@ -389,7 +370,7 @@ Test(uphttp, without_a_get_stream_the_timer_lists_again)
     relist_ms = 0;
     cr_assert_eq(wg_mcp__up_wait_healthy(u, 20000), 0, "%s", wg_error_last());
     json_t *r = NULL;
-    cr_assert_eq(call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_assert_eq(wgt_up_call(u, "change_later", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     cr_expect_eq(tools_within(u, 15, 10000), 15);
     cr_expect_eq(wgt_mcphttp_count(fx, "get"), 0);
@@ -411,7 +392,7 @@ Test(uphttp, a_server_gone_between_calls_is_noticed_without_a_call)
         wg_mcp__up_status(u, &st);
         if (st.state != WG_UP_HEALTHY)
             break;
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     }
     cr_expect_neq(st.state, WG_UP_HEALTHY);
     cr_expect_not_null(strstr(st.last_error, "connect"), "%s", st.last_error);
@@ -478,8 +459,8 @@ Test(uphttp, a_stream_ended_after_an_event_id_is_resumed_with_get)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_assert_eq(call(u, "poll", NULL, 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "polled");
+    cr_assert_eq(wgt_up_call(u, "poll", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "polled");
     json_decref(r);
     cr_expect_eq(wgt_mcphttp_count(fx, "resumed"), 1);
     wg_up_status st;

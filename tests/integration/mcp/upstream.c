@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "mcp/upstream.h"
+#include "upstream_calls.h"
 #include "waggle/error.h"
 
 static int changes;
@@ -54,26 +55,6 @@ static wg_upstream *start_healthy(void)
     return u;
 }
 
-/* The text of the first content item of a CallToolResult (borrowed). */
-static const char *first_text(const json_t *r)
-{
-    return json_string_value(json_object_get(json_array_get(json_object_get(r, "content"), 0), "text"));
-}
-
-static int call(wg_upstream *u, const char *tool, const char *args_json, long timeout, json_t **r)
-{
-    json_t *a = args_json ? json_loads(args_json, 0, NULL) : NULL;
-    int rc = wg_mcp__up_call(u, tool, a, timeout, r);
-    json_decref(a);
-    return rc;
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
-    nanosleep(&t, NULL);
-}
-
 Test(upstream, lists_every_page_and_calls)
 {
     wg_upstream *u = start_healthy();
@@ -88,11 +69,11 @@ Test(upstream, lists_every_page_and_calls)
     cr_expect(json_is_object(json_object_get(echo, "inputSchema")));
     json_decref(echo);
     json_t *r = NULL;
-    cr_assert_eq(call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "hello");
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"hello\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "hello");
     json_decref(r);
-    cr_assert_eq(call(u, "add", "{\"a\":2,\"b\":40}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "42");
+    cr_assert_eq(wgt_up_call(u, "add", "{\"a\":2,\"b\":40}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "42");
     json_decref(r);
     wg_mcp__up_free(u);
 }
@@ -104,17 +85,17 @@ Test(upstream, child_env_is_base_plus_config_with_vault_resolved)
     wg_upstream *u = start(NULL, 0, pairs, 2);
     cr_assert_eq(wg_mcp__up_wait_healthy(u, 20000), 0, "%s", wg_error_last());
     json_t *r = NULL;
-    cr_assert_eq(call(u, "env", "{\"name\":\"WAGGLE_VAULT_PASSPHRASE\"}", 0, &r), 0);
-    cr_expect_str_eq(first_text(r), "(unset)");
+    cr_assert_eq(wgt_up_call(u, "env", "{\"name\":\"WAGGLE_VAULT_PASSPHRASE\"}", 0, &r), 0);
+    cr_expect_str_eq(wgt_up_first_text(r), "(unset)");
     json_decref(r);
-    cr_assert_eq(call(u, "env", "{\"name\":\"MODE\"}", 0, &r), 0);
-    cr_expect_str_eq(first_text(r), "plain");
+    cr_assert_eq(wgt_up_call(u, "env", "{\"name\":\"MODE\"}", 0, &r), 0);
+    cr_expect_str_eq(wgt_up_first_text(r), "plain");
     json_decref(r);
-    cr_assert_eq(call(u, "env", "{\"name\":\"API_TOKEN\"}", 0, &r), 0);
-    cr_expect_str_eq(first_text(r), "s3cret-from-vault");
+    cr_assert_eq(wgt_up_call(u, "env", "{\"name\":\"API_TOKEN\"}", 0, &r), 0);
+    cr_expect_str_eq(wgt_up_first_text(r), "s3cret-from-vault");
     json_decref(r);
-    cr_assert_eq(call(u, "env", "{\"name\":\"PATH\"}", 0, &r), 0);
-    cr_expect_str_neq(first_text(r), "(unset)");
+    cr_assert_eq(wgt_up_call(u, "env", "{\"name\":\"PATH\"}", 0, &r), 0);
+    cr_expect_str_neq(wgt_up_first_text(r), "(unset)");
     json_decref(r);
     wg_mcp__up_free(u);
     unsetenv("WAGGLE_VAULT_PASSPHRASE");
@@ -137,11 +118,11 @@ Test(upstream, a_hung_call_times_out_and_the_upstream_stays)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "hang", NULL, 200, &r), WG_ETIMEOUT);
+    cr_expect_eq(wgt_up_call(u, "hang", NULL, 200, &r), WG_ETIMEOUT);
     cr_expect_null(r);
     cr_expect_not_null(strstr(wg_error_last(), "did not answer"), "%s", wg_error_last());
-    cr_assert_eq(call(u, "echo", "{\"text\":\"still\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "still");
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"still\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "still");
     json_decref(r);
     wg_mcp__up_free(u);
 }
@@ -150,7 +131,7 @@ Test(upstream, a_crash_mid_call_fails_it_and_restarts)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "crash", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "crash", NULL, 0, &r), WG_EUNAVAILABLE);
     cr_expect_not_null(strstr(wg_error_last(), "went down"), "%s", wg_error_last());
     /* the supervisor restarts it */
     wg_up_status st = { 0 };
@@ -158,13 +139,13 @@ Test(upstream, a_crash_mid_call_fails_it_and_restarts)
         wg_mcp__up_status(u, &st);
         if (st.restarts >= 1 && st.state == WG_UP_HEALTHY)
             break;
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     }
     cr_expect_eq(st.state, WG_UP_HEALTHY);
     cr_expect_geq(st.restarts, 1);
     cr_expect_not_null(strstr(st.last_error, "exit status 3"), "%s", st.last_error);
-    cr_assert_eq(call(u, "echo", "{\"text\":\"back\"}", 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "back");
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"back\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "back");
     json_decref(r);
     wg_mcp__up_free(u);
 }
@@ -173,8 +154,8 @@ Test(upstream, garbage_and_deep_nesting_are_ignored)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_assert_eq(call(u, "garbage", NULL, 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "survived");
+    cr_assert_eq(wgt_up_call(u, "garbage", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "survived");
     json_decref(r);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
@@ -187,10 +168,10 @@ Test(upstream, a_100MB_line_fails_the_call_and_restarts)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "huge", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "huge", NULL, 0, &r), WG_EUNAVAILABLE);
     cr_expect_not_null(strstr(wg_error_last(), "over 1048576 bytes"), "%s", wg_error_last());
     cr_expect_eq(wg_mcp__up_wait_healthy(u, 20000), 0, "%s", wg_error_last());
-    cr_assert_eq(call(u, "echo", "{\"text\":\"ok\"}", 0, &r), 0, "%s", wg_error_last());
+    cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"ok\"}", 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_mcp__up_free(u);
 }
@@ -202,14 +183,14 @@ Test(upstream, list_changed_lists_again)
     int before = changes;
     pthread_mutex_unlock(&changes_mu);
     json_t *r = NULL;
-    cr_assert_eq(call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_assert_eq(wgt_up_call(u, "change", NULL, 0, &r), 0, "%s", wg_error_last());
     json_decref(r);
     wg_up_status st = { 0 };
     for (int i = 0; i < 2000; i++) {
         wg_mcp__up_status(u, &st);
         if (st.tools == 11)
             break;
-        sleep_ms(10);
+        wgt_sleep_ms(10);
     }
     cr_expect_eq(st.tools, 11);
     pthread_mutex_lock(&changes_mu);
@@ -225,8 +206,8 @@ Test(upstream, a_ping_from_the_upstream_is_answered)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_assert_eq(call(u, "ping_me", NULL, 0, &r), 0, "%s", wg_error_last());
-    cr_expect_str_eq(first_text(r), "pong");
+    cr_assert_eq(wgt_up_call(u, "ping_me", NULL, 0, &r), 0, "%s", wg_error_last());
+    cr_expect_str_eq(wgt_up_first_text(r), "pong");
     json_decref(r);
     wg_mcp__up_free(u);
 }
@@ -235,7 +216,7 @@ Test(upstream, an_error_answer_is_sanitized)
 {
     wg_upstream *u = start_healthy();
     json_t *r = NULL;
-    cr_expect_eq(call(u, "fail", NULL, 0, &r), WG_EUPSTREAM);
+    cr_expect_eq(wgt_up_call(u, "fail", NULL, 0, &r), WG_EUPSTREAM);
     const char *e = wg_error_last();
     cr_expect_not_null(strstr(e, "-32001"), "%s", e);
     cr_expect_null(strchr(e, '\x01'));
@@ -254,7 +235,7 @@ Test(upstream, a_crash_loop_ends_failed)
     cr_expect_eq(st.restarts, WG_UP_GIVEUP - 1);
     cr_expect_neq(st.last_error[0], '\0');
     json_t *r = NULL;
-    cr_expect_eq(call(u, "echo", NULL, 0, &r), WG_EUNAVAILABLE);
+    cr_expect_eq(wgt_up_call(u, "echo", NULL, 0, &r), WG_EUNAVAILABLE);
     wg_mcp__up_free(u);
 }
 
@@ -275,7 +256,7 @@ Test(upstream, stopping_during_a_silent_handshake_returns)
 {
     const char *args[] = { "--mute-init" };
     wg_upstream *u = start(args, 1, NULL, 0);
-    sleep_ms(50);
+    wgt_sleep_ms(50);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
     cr_expect_eq(st.state, WG_UP_STARTING);

@@ -170,7 +170,7 @@ static void api_call(sh_ctx *cx, const sh_view *v, const sh_program *p, int from
         "preview", "cache", "repo", NULL,
     };
     const char *method = NULL, *endpoint = NULL;
-    int fields = 0, opaque = 0, sends_file = 0, delete_repo_gql = 0, mutation = 0, stdin_in = 0;
+    int fields = 0, opaque = 0, sends_file = 0, delete_repo_gql = 0, mutation = 0, stdin_in = 0, force_field = 0;
     for (int j = from; j < v->end; j++) {
         const char *t = W(j);
         if (FL(j) & SH_W_OPAQUE)
@@ -222,6 +222,8 @@ static void api_call(sh_ctx *cx, const sh_view *v, const sh_program *p, int from
             const char *eq = strchr(arg, '=');
             if (eq && eq[1] == '@' && strcmp(eq + 1, "@-") != 0)
                 sends_file = 1;
+            if (eq && eq - arg == 5 && strncmp(arg, "force", 5) == 0 && strcmp(eq + 1, "true") == 0)
+                force_field = 1;        /* -F force=true: the ref moves even if not a fast-forward */
             if (strcasestr(arg, "deleteRepository") || strcasestr(arg, "deleteProject"))
                 delete_repo_gql = 1;
             if (strcasestr(arg, "mutation"))
@@ -231,6 +233,15 @@ static void api_call(sh_ctx *cx, const sh_view *v, const sh_program *p, int from
     if (stdin_in && v->c->piped_in)
         mutation = 1;
     int is_delete = method && strcasecmp(method, "DELETE") == 0;
+    /* repos/O/R/git/refs/heads/main with force=true (PATCH) or DELETE: the API
+     * form of git push --force / --delete on a protected branch */
+    const char *hd = endpoint ? strstr(endpoint, "git/refs/heads/") : NULL;
+    if (hd && (force_field || is_delete) && sh_git_protected_branch(hd + 15, strlen(hd + 15))) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.force_push_protected", p->name,
+                   " api rewrites or deletes a protected branch (git/refs/heads/..., force or DELETE)",
+                   NULL, v->via);
+        return;
+    }
     int is_get = (!method && !fields) || (method && (strcasecmp(method, "GET") == 0 ||
                                                      strcasecmp(method, "HEAD") == 0));
     const char *es = "";

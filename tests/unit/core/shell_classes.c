@@ -733,3 +733,13 @@ Test(shell_classes, redteam2_persistence_and_host_pods)
     shellt_expect("defaults write com.apple.loginwindow LoginHook /tmp/x.sh", CRIT, "critical.persistence");
     shellt_expect("defaults write com.apple.dock autohide 1", RISKY, NULL);
 }
+
+Test(shell_classes, gh_api_force_update_or_delete_of_a_protected_branch_is_force_push)
+{
+    shellt_expect("gh api -X PATCH repos/acme/app/git/refs/heads/main -f sha=abc -F force=true", CRIT,
+                  "critical.force_push_protected");
+    shellt_expect("gh api -X DELETE repos/acme/app/git/refs/heads/master", CRIT, "critical.force_push_protected");
+    shellt_expect("gh api -X PATCH repos/acme/app/git/refs/heads/feat -F force=true", RISKY, "bash.network_write");
+    shellt_expect("gh api -X PATCH repos/acme/app/git/refs/heads/main -f sha=abc", RISKY, "bash.network_write");
+    shellt_expect("gh api repos/acme/app/git/refs/heads/main", SAFE, NULL);
+}

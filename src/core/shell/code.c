@@ -283,7 +283,9 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
     } else if ((f.rmtree || (f.rm && f.recursive)) && (f.crit_target || f.home)) {
         why = "deletes a directory tree at /, the home directory or a system directory";
     }
-    if (!why && sh_code_fetch_exec(code, n)) {
+    if (!why && (f.exec || f.backtick || memmem(code, n, "eval", 4) || memmem(code, n, "string", 6) ||
+                 memmem(code, n, "runpy", 5)) &&
+        sh_code_fetch_exec(code, n)) {  /* the second pass only for code that may evaluate */
         why = "evaluates text it fetches from the network, which nobody can read here";
         rule = "critical.shell_unseen_text";
     }

@@ -322,7 +322,8 @@ static const char *word_secret(const sh_cmd *c, const sh_word *w)
         return NULL;
     }
     const char *what = sh_secret_path(t, w->len);
-    if (!what && w->raw_len < 256 && memchr(c->src + w->raw_off, '\\', w->raw_len))
+    /* raw == normalized (most words): no backslash was eaten */
+    if (!what && w->raw_len != w->len && w->raw_len < 256 && memchr(c->src + w->raw_off, '\\', w->raw_len))
         what = windows_secret(c->src + w->raw_off, w->raw_len);
     return what;
 }

@@ -88,6 +88,12 @@ Test(gate_attack, gate7_corpus)
     rates("attack_gate7.jsonl", attack_max, 550);
 }
 
+/* written after the redteam2 rules, never tuned on before its first run */
+Test(gate_attack, gate7b_corpus)
+{
+    rates("attack_gate7b.jsonl", attack_max, 100);
+}
+
 Test(gate_attack, older_corpora)
 {
     rates("model_never_autopass.jsonl", older_max, 200);

@@ -133,7 +133,7 @@ static const char *const public_names[] = {
 /* Programs that look at a path without printing its contents. */
 static const char *const metadata_only[] = {
     "ls", "dir", "stat", "test", "[", "du", "wc", "realpath", "readlink",
-    "basename", "dirname", "file", NULL,
+    "basename", "dirname", "file", "test-path", "get-childitem", NULL,
 };
 
 static int in_list(const char *s, const char *const *list)

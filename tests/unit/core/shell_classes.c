@@ -617,6 +617,8 @@ Test(shell_classes, windows_spellings_of_secret_files_are_secret_reads)
     shellt_expect("Get-Content $env:USERPROFILE\\.ssh\\id_rsa", RISKY, "bash.reads_secret");
     shellt_expect("Get-Content \"C:\\Users\\bob\\.ssh\\id_ed25519\"", RISKY, "bash.reads_secret");
     shellt_expect("Get-Content .\\README.md", SAFE, NULL);
+    shellt_expect("Test-Path .env", SAFE, NULL);                 /* existence only (attack_gate7b) */
+    shellt_expect("Get-ChildItem ~/.ssh", SAFE, NULL);           /* names, like ls */
 }
 
 Test(shell_classes, database_clients_given_only_reading_statements_are_silent)

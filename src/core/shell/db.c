@@ -93,9 +93,11 @@ static int ident(char c)
  * mysql: a trailing \G (vertical output) is allowed. */
 static int sql_reads(const char *s, size_t n, int mysql)
 {
-    int at_start = 1, any = 0;
+    int at_start = 1, any = 0, pragma = 0;
     for (size_t i = 0; i < n;) {
         char c = s[i];
+        if (c == '=' && pragma)
+            return 0;                   /* PRAGMA journal_mode=WAL sets, PRAGMA name reads */
         if (c == '\'' || c == '"' || c == '`') {        /* a literal or a quoted name */
             const char *e = memchr(s + i + 1, c, n - i - 1);
             if (!e)
@@ -113,6 +115,7 @@ static int sql_reads(const char *s, size_t n, int mysql)
         }
         if (c == ';') {
             at_start = 1;
+            pragma = 0;
             i++;
             continue;
         }
@@ -129,6 +132,7 @@ static int sql_reads(const char *s, size_t n, int mysql)
         if (at_start) {
             if (!word_in(s + b, len, sql_first, 1))
                 return 0;
+            pragma = len == 6 && strncasecmp(s + b, "pragma", 6) == 0;
             at_start = 0;
             any = 1;
         }

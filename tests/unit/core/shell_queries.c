@@ -267,3 +267,11 @@ Test(shell_queries, cygwin_windows_folders_and_prefixed_credentials_files)
     shellt_expect("cat gcp-credentials.json", RISKY, "bash.reads_secret");
     shellt_expect("cat package.json", SAFE, NULL);
 }
+
+Test(shell_queries, a_pragma_that_assigns_is_a_write)
+{
+    shellt_expect("sqlite3 app.db 'PRAGMA journal_mode=WAL'", RISKY, "bash.database");
+    shellt_expect("sqlite3 app.db 'PRAGMA writable_schema = ON'", RISKY, "bash.database");
+    shellt_expect("sqlite3 app.db 'PRAGMA table_info(users)'", SAFE, NULL);
+    shellt_expect("sqlite3 app.db 'pragma user_version; select a from t where b = 1'", SAFE, NULL);
+}

@@ -78,6 +78,20 @@ static int ident_byte(char c)
            c == '-';
 }
 
+/* Reads the name starting at s[i] (with '-' when dash: start-process) into
+ * tok lower-cased, cut to 31 bytes; returns the index after the name. */
+static size_t lower_name(char tok[32], const char *s, size_t n, size_t i, int dash)
+{
+    size_t t = 0;
+    while (i < n && ident_byte(s[i]) && (dash || s[i] != '-')) {
+        if (t + 1 < 32)
+            tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
+        i++;
+    }
+    tok[t] = '\0';
+    return i;
+}
+
 /* One literal: note a critical target, and append it to the joined text. */
 static void literal(code_facts *f, const char *s, size_t n, int cwd)
 {
@@ -156,13 +170,7 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
             argglue = k > 0 ? ' ' : -1;
         } else if (ident_byte(c) && c != '-') {
             char tok[32];
-            size_t t = 0;
-            while (i < n && ident_byte(s[i])) {
-                if (t + 1 < sizeof tok)
-                    tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
-                i++;
-            }
-            tok[t] = '\0';
+            i = lower_name(tok, s, n, i, 1);
             f->exec |= IN(tok, exec_names);
             f->rmtree |= IN(tok, rmtree_names);
             f->rm |= IN(tok, rm_names);
@@ -203,13 +211,7 @@ static int decodes(const char *s, size_t n)
         }
         size_t b = i;
         char tok[32];
-        size_t t = 0;
-        while (i < n && ident_byte(s[i]) && s[i] != '-') {
-            if (t + 1 < sizeof tok)
-                tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
-            i++;
-        }
-        tok[t] = '\0';
+        i = lower_name(tok, s, n, i, 0);
         if (IN(tok, decode_names))
             return 1;
         int quoted = b > 0 && (s[b - 1] == '\'' || s[b - 1] == '"') && i < n && s[i] == s[b - 1];
@@ -241,13 +243,7 @@ int sh_code_fetch_exec(const char *s, size_t n)
             continue;
         }
         char tok[32];
-        size_t t = 0;
-        while (i < n && ident_byte(s[i])) {
-            if (t + 1 < sizeof tok)
-                tok[t++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
-            i++;
-        }
-        tok[t] = '\0';
+        i = lower_name(tok, s, n, i, 1);
         ev |= IN(tok, eval_names);
         fe |= IN(tok, fetch_names);
     }

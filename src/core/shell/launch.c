@@ -602,8 +602,8 @@ void sh_rule_query(sh_ctx *cx, const sh_view *v, const sh_program *p)
         int home = t[0] == SH_MARK && t[1] == SH_K_HOME && !(FL(j) & ~(SH_W_EXP | SH_W_QUOTED)) &&
                    !memchr(t + 2, SH_MARK, v->c->w[j].len - 2);
         opaque |= (FL(j) & SH_W_OPAQUE) != 0 && !home;
-        sets |= q->eq_writes && W(j)[0] == '-' && strpbrk(W(j), "=<") != NULL;
-        needed |= q->needs && needs_match(W(j), q->needs);
+        sets |= q->eq_writes && t[0] == '-' && strpbrk(t, "=<") != NULL;
+        needed |= q->needs && needs_match(t, q->needs);
     }
     if (!opaque && !sets && !bad_option(v, q->bad)) {
         if (!q->read && needed)
@@ -637,9 +637,6 @@ void sh_rule_launcher(sh_ctx *cx, const sh_view *v, const sh_program *p)
     sh_probe_args(cx, v, v->i + 1);
 }
 
-/* wsl -u root, machinectl shell, setpriv --reuid=0, chpst -u root,
- * capsh --user=root, Start-Process -Verb RunAs, systemd-run --uid=0: run a
- * command as another user (root when it says so). */
 /* wsl -l -v, wsl --status: listings of the installed distributions only. */
 static int wsl_lists(const sh_view *v)
 {
@@ -657,6 +654,9 @@ static int wsl_lists(const sh_view *v)
     return list;
 }
 
+/* wsl -u root, machinectl shell, setpriv --reuid=0, chpst -u root,
+ * capsh --user=root, Start-Process -Verb RunAs, systemd-run --uid=0: run a
+ * command as another user (root when it says so). */
 void sh_rule_runas(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     int as_root = 0, user_opt = 0;

@@ -317,14 +317,16 @@ void sh_rule_interp(sh_ctx *cx, const sh_view *v, const sh_program *p)
             }
             for (int k = j + (t[2] && t[1] != '-' ? 0 : 1); k < v->end && k <= j + 1; k++)
                 if (k > j || t[2]) {
-                    code_text = k > j ? W(k) : t + 2;
-                    code_len = k > j ? v->c->w[k].len : strlen(t + 2);
-                    code_args = v->end - k - 1;
-                    if ((k > j && (FL(k) & SH_W_OPAQUE)) || (t[1] != '-' && strlen(t) != 2))
-                        code_text = NULL;   /* $CODE, or -Sc: not one plain code word */
-                    if (sh_code_signal(cx, v, p->name, code_text ? code_text : (k > j ? W(k) : t + 2),
-                                       k > j ? v->c->w[k].len : strlen(t + 2)))
+                    const char *text = k > j ? W(k) : t + 2;
+                    size_t len = k > j ? v->c->w[k].len : strlen(t + 2);
+                    if (sh_code_signal(cx, v, p->name, text, len))
                         return;
+                    /* one plain code word (not $CODE, not a cluster like -Sc)
+                     * may later be found to only print */
+                    int plain = !(k > j && (FL(k) & SH_W_OPAQUE)) && (t[1] == '-' || strlen(t) == 2);
+                    code_text = plain ? text : NULL;
+                    code_len = len;
+                    code_args = v->end - k - 1;
                 }
             break;
         }

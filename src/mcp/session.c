@@ -4,6 +4,7 @@
  * list_changed watcher. Decisions are the engine's: this file never looks
  * at the gate, writes an audit row or reads the data dir itself. */
 #include "mcp/session.h"
+#include "mcp/clock.h"
 #include "mcp/elicit.h"
 #include "mcp/jsonrpc.h"
 #include "mcp/tools.h"
@@ -77,19 +78,6 @@ static void send_error(wg_mcp_session *s, const json_t *id, int code, const char
     send_msg(s, id, 1, wg_rpc__error(id, code, why, NULL));
 }
 
-/* ---- the clock for waits ------------------------------------------------------ */
-
-static void deadline(struct timespec *ts, int64_t ms_from_now)
-{
-    clock_gettime(CLOCK_MONOTONIC, ts);
-    ts->tv_sec += (time_t)(ms_from_now / 1000);
-    ts->tv_nsec += (long)(ms_from_now % 1000) * 1000000L;
-    if (ts->tv_nsec >= 1000000000L) {
-        ts->tv_sec++;
-        ts->tv_nsec -= 1000000000L;
-    }
-}
-
 /* ---- asking the person (elicitation) ----------------------------------------- */
 
 static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
@@ -113,7 +101,7 @@ static wg_engine_answer ask(void *ud, const wg_engine_ask *a)
 
     int64_t left = a->expires_ms - wg_engine_now(s->o.engine);
     struct timespec until;
-    deadline(&until, left > 0 ? left : 0);
+    wg_mcp__deadline(&until, left > 0 ? left : 0);
     pthread_mutex_lock(&s->mu);
     int rc = 0;
     while (!c->answered && !s->closing && !c->cancelled && rc != ETIMEDOUT)
@@ -517,7 +505,7 @@ static void *watch_thread(void *arg)
     pthread_mutex_lock(&s->mu);
     while (!s->closing) {
         struct timespec until;
-        deadline(&until, s->o.poll_ms);
+        wg_mcp__deadline(&until, s->o.poll_ms);
         while (!s->closing && pthread_cond_timedwait(&s->cv, &s->mu, &until) != ETIMEDOUT)
             ;
         if (s->closing || !s->initialized)

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mcp/clock.h"
 #include "mcp/sse.h"
 #include "waggle/error.h"
 
@@ -462,13 +463,6 @@ static int judge(wg_uphttp *h, CURL *c, CURLcode cc, const xfer *x, int sent_ses
 
 static int wait_closing(wg_uphttp *h, long ms);
 
-static long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* MCP 2025-11-25: a server may end a POST's stream before the response once
  * it sent an event id (it then expects the client to come back); the client
  * resumes with GET and Last-Event-ID after the stream's retry. On c, into x
@@ -479,7 +473,7 @@ static CURLcode resume(wg_uphttp *h, CURL *c, xfer *x, CURLcode cc, long deadlin
     for (int n = 0; n < RESUME_MAX && cc == CURLE_OK && !x->got && x->status == 200 && x->kind == BODY_SSE &&
                     !x->broken[0] && x->sse_ready && session_ok(x->sse.last_id, strlen(x->sse.last_id));
          n++) {
-        long left = deadline - now_ms();
+        long left = deadline - wg_mcp__now_ms();
         long wait = x->sse.retry_ms > 0 ? x->sse.retry_ms : 0;
         if (wait >= left)
             return CURLE_OPERATION_TIMEDOUT;
@@ -501,7 +495,7 @@ static CURLcode resume(wg_uphttp *h, CURL *c, xfer *x, CURLcode cc, long deadlin
         }
         first->next = l;
         curl_easy_reset(c);
-        common_opts(h, c, deadline - now_ms());
+        common_opts(h, c, deadline - wg_mcp__now_ms());
         curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
         curl_easy_setopt(c, CURLOPT_HTTPHEADER, first);
         curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
@@ -518,7 +512,7 @@ static CURLcode resume(wg_uphttp *h, CURL *c, xfer *x, CURLcode cc, long deadlin
 int wg_mcp__uphttp_request(wg_uphttp *h, json_int_t id, const char *method, json_t *params, long timeout_ms,
                            json_t **result)
 {
-    long deadline = now_ms() + timeout_ms;
+    long deadline = wg_mcp__now_ms() + timeout_ms;
     json_t *req = wg_rpc__request(id, method, params);
     if (!req)
         return wg_error_set(WG_ENOMEM, "gateway: out of memory");
@@ -627,13 +621,7 @@ static int listen_close(void *ud, curl_socket_t fd)
 static int wait_closing(wg_uphttp *h, long ms)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
+    wg_mcp__deadline(&ts, ms);
     pthread_mutex_lock(&h->mu);
     while (!h->closing && pthread_cond_timedwait(&h->cv, &h->mu, &ts) == 0)
         ;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "mcp/jsonrpc.h"
+#include "mcp/clock.h"
 #include "mcp/uphttp.h"
 #include "waggle/error.h"
 
@@ -93,24 +94,6 @@ struct wg_upstream {
     int live;                /* a process runs / a session is open */
 };
 
-static long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static void deadline_ts(struct timespec *ts, long ms)
-{
-    clock_gettime(CLOCK_MONOTONIC, ts);
-    ts->tv_sec += ms / 1000;
-    ts->tv_nsec += (ms % 1000) * 1000000L;
-    if (ts->tv_nsec >= 1000000000L) {
-        ts->tv_sec++;
-        ts->tv_nsec -= 1000000000L;
-    }
-}
-
 /* Printable ASCII only, at most n-1 bytes: upstream text is hostile. */
 void wg_mcp__up_sanitize(char *dst, size_t n, const char *src)
 {
@@ -156,7 +139,7 @@ static ssize_t write_nosigpipe(int fd, const void *buf, size_t n)
     return w;
 }
 
-/* Writes one line (msg + '\n') before deadline (now_ms() based). */
+/* Writes one line (msg + '\n') before deadline (wg_mcp__now_ms() based). */
 static int write_msg(wg_upstream *u, const json_t *msg, long deadline)
 {
     size_t len = 0;
@@ -180,7 +163,7 @@ static int write_msg(wg_upstream *u, const json_t *msg, long deadline)
             rc = wg_error_set(WG_EUNAVAILABLE, "gateway: upstream %s is not running", u->name);
             break;
         }
-        long left = deadline - now_ms();
+        long left = deadline - wg_mcp__now_ms();
         if (left <= 0) {
             rc = wg_error_set(WG_ETIMEOUT, "gateway: upstream %s does not read its input", u->name);
             break;
@@ -291,7 +274,7 @@ static void on_msg(wg_upstream *u, const wg_rpc_msg *mp)
                           ? wg_rpc__result(m.id, json_object())
                           : wg_rpc__error(m.id, WG_RPC_METHOD_NOT_FOUND, "method not supported by the gateway", NULL);
         if (ans)
-            (void)send_msg(u, ans, now_ms() + 1000);
+            (void)send_msg(u, ans, wg_mcp__now_ms() + 1000);
         json_decref(ans);
     } else {
         pthread_mutex_lock(&u->mu);
@@ -327,7 +310,7 @@ static int send_msg(wg_upstream *u, const json_t *msg, long deadline)
 {
     if (!u->http)
         return write_msg(u, msg, deadline);
-    long left = deadline - now_ms();
+    long left = deadline - wg_mcp__now_ms();
     return wg_mcp__uphttp_send(u->http, msg, left > 0 ? left : 1);
 }
 
@@ -433,7 +416,7 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
         json_t *c = wg_rpc__notification("notifications/cancelled",
                                          json_pack("{s:I,s:s}", "requestId", id, "reason", "timeout"));
         if (c)
-            (void)send_msg(u, c, now_ms() + 1000);
+            (void)send_msg(u, c, wg_mcp__now_ms() + 1000);
         json_decref(c);
         return wg_error_set(WG_ETIMEOUT, "gateway: upstream %s did not answer %s within %ld ms", u->name,
                             method, timeout_ms);
@@ -443,13 +426,13 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
     u->pend = &p;
     pthread_mutex_unlock(&u->mu);
 
-    long deadline = now_ms() + timeout_ms;
+    long deadline = wg_mcp__now_ms() + timeout_ms;
     json_t *req = wg_rpc__request(p.id, method, params);
     int rc = req ? write_msg(u, req, deadline) : wg_error_set(WG_ENOMEM, "gateway: out of memory");
     json_decref(req);
 
     struct timespec ts;
-    deadline_ts(&ts, timeout_ms);
+    wg_mcp__deadline(&ts, timeout_ms);
     pthread_mutex_lock(&u->mu);
     while (!rc && !p.done && !u->dead && !u->stop &&
            pthread_cond_timedwait(&u->cv, &u->mu, &ts) != ETIMEDOUT)
@@ -473,7 +456,7 @@ int wg_mcp__up_request(wg_upstream *u, const char *method, json_t *params, long 
         json_t *c = wg_rpc__notification("notifications/cancelled",
                                          json_pack("{s:I,s:s}", "requestId", p.id, "reason", "timeout"));
         if (c)
-            (void)send_msg(u, c, now_ms() + 1000);
+            (void)send_msg(u, c, wg_mcp__now_ms() + 1000);
         json_decref(c);
         return wg_error_set(WG_ETIMEOUT, "gateway: upstream %s did not answer %s within %ld ms", u->name,
                             method, timeout_ms);
@@ -650,7 +633,7 @@ void wg_mcp__up_status(wg_upstream *u, wg_up_status *st)
 int wg_mcp__up_wait_healthy(wg_upstream *u, long ms)
 {
     struct timespec ts;
-    deadline_ts(&ts, ms);
+    wg_mcp__deadline(&ts, ms);
     pthread_mutex_lock(&u->mu);
     while (!(u->st.state == WG_UP_HEALTHY && !u->dead) && u->st.state != WG_UP_FAILED &&
            pthread_cond_timedwait(&u->cv, &u->mu, &ts) != ETIMEDOUT)
@@ -876,12 +859,12 @@ static int open_session(wg_upstream *u)
 /* Waits up to ms for the child to exit without reaping it. 1 when it did. */
 static int exited_within(pid_t pid, long ms)
 {
-    long end = now_ms() + ms;
+    long end = wg_mcp__now_ms() + ms;
     for (;;) {
         siginfo_t si = { 0 };
         if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
             return 1;
-        if (now_ms() >= end)
+        if (wg_mcp__now_ms() >= end)
             return 0;
         struct timespec t = { 0, 10 * 1000000L };
         nanosleep(&t, NULL);
@@ -982,7 +965,7 @@ static int handshake(wg_upstream *u)
         return wg_error_set(WG_EUPSTREAM, "gateway: upstream %s: initialize answered without protocolVersion "
                             "and capabilities", u->name);
     json_t *n = wg_rpc__notification("notifications/initialized", NULL);
-    rc = n ? send_msg(u, n, now_ms() + u->timeout_ms) : WG_ENOMEM;
+    rc = n ? send_msg(u, n, wg_mcp__now_ms() + u->timeout_ms) : WG_ENOMEM;
     json_decref(n);
     if (rc)
         return rc;
@@ -1018,7 +1001,7 @@ static void *supervisor_main(void *arg)
         if (!rc)
             rc = handshake(u);
         if (!rc) {
-            long since = now_ms();
+            long since = wg_mcp__now_ms();
             fails = 0;
             set_state(u, WG_UP_HEALTHY, NULL);   /* last_error stays: the last trouble */
             changed(u);
@@ -1049,7 +1032,7 @@ static void *supervisor_main(void *arg)
                  * in a POST's stream lists at once); it also notices a dead
                  * server between calls */
                 struct timespec ts;
-                deadline_ts(&ts, u->o.relist_ms);
+                wg_mcp__deadline(&ts, u->o.relist_ms);
                 while (!u->stop && !u->dead && !u->relist &&
                        pthread_cond_timedwait(&u->cv, &u->mu, &ts) != ETIMEDOUT)
                     ;
@@ -1059,7 +1042,7 @@ static void *supervisor_main(void *arg)
             char why[160];
             snprintf(why, sizeof why, "%s", u->stop ? "stopped" : u->down);
             pthread_mutex_unlock(&u->mu);
-            if (now_ms() - since >= HEALTHY_RESET_MS)
+            if (wg_mcp__now_ms() - since >= HEALTHY_RESET_MS)
                 backoff = u->o.backoff_min_ms;
             char err[200];
             teardown(u, 200, why, err, sizeof err);
@@ -1078,7 +1061,7 @@ static void *supervisor_main(void *arg)
             break;
         }
         struct timespec ts;
-        deadline_ts(&ts, backoff);
+        wg_mcp__deadline(&ts, backoff);
         pthread_mutex_lock(&u->mu);
         while (!u->stop && pthread_cond_timedwait(&u->cv, &u->mu, &ts) != ETIMEDOUT)
             ;

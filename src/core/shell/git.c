@@ -130,12 +130,13 @@ static const char *const F_remote[] = { "add", "remove", "rm", "rename", "set-ur
 static const char *const V_worktree[] = { "list", NULL };
 static const char *const V_submodule[] = { "status", "summary", NULL };
 static const char *const V_bisect[] = { "log", "visualize", "view", NULL };
-/* Subcommands that run a command they are given (submodule foreach CMD,
- * rebase --exec CMD, bisect run CMD, filter-branch --tree-filter CMD,
- * difftool/mergetool -x CMD): their arguments are probed like a launcher's.
- * Not commit or tag: a message that mentions `rm -rf /` runs nothing. */
+/* Subcommands that run a command they are given (rebase --exec CMD, bisect
+ * run CMD, filter-branch --tree-filter CMD, difftool/mergetool -x CMD):
+ * their arguments are probed like a launcher's. Not commit or tag: a
+ * message that mentions `rm -rf /` runs nothing. (submodule foreach CMD is
+ * run as a script below, which says more than a probe.) */
 static const char *const runs_commands[] = {
-    "bisect", "difftool", "filter-branch", "mergetool", "rebase", "submodule", NULL,
+    "bisect", "difftool", "filter-branch", "mergetool", "rebase", NULL,
 };
 static const char *const V_notes[] = { "list", "show", NULL };
 static const char *const F_stash[] = { "push", "save", "pop", "apply", "drop", "clear",

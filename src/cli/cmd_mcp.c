@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage_text[] =
@@ -79,6 +80,19 @@ static int check_gateway(const char *path)
     printf("%zu server%s: ok\n", c.n, c.n == 1 ? "" : "s");
     wg_mcp__gw_config_free(&c);
     return WG_EXIT_OK;
+}
+
+/* An upstream's state change, one line on stderr (stdout is the protocol):
+ * with a timestamp, since an MCP client keeps this stream as its log. */
+static void log_upstream(void *ud, const char *server, const char *line)
+{
+    (void)ud;
+    char when[32] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    fprintf(stderr, "%swaggle mcp: gateway %s: %s\n", when, server, line);
 }
 
 int cmd_mcp(int argc, char **argv, const wg_cli *cli)
@@ -156,7 +170,7 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         if (gw_log && (log_fd = open(gw_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) < 0)
             fprintf(stderr, "waggle mcp: --gateway-log %s: %s (upstream stderr dropped)\n", gw_log,
                     strerror(errno));
-        wg_gateway_options go = { .stderr_fd = log_fd };
+        wg_gateway_options go = { .stderr_fd = log_fd, .log = log_upstream };
         rc = wg_mcp__gateway_start(&g, sc.engine, &cfg, &go);
         wg_mcp__gw_config_free(&cfg);
         if (rc < 0) {
@@ -167,17 +181,19 @@ int cmd_mcp(int argc, char **argv, const wg_cli *cli)
         }
         /* so the first tools/list already has their tools */
         wg_mcp__gateway_wait(g, 15000);
+        /* a healthy one said so already (log_upstream): name the others */
         json_t *st = wg_mcp__gateway_status(g);
         size_t i;
         json_t *s;
         json_array_foreach(st, i, s)
-            fprintf(stderr, "waggle mcp: gateway %s: %s, %lld tools%s%s\n",
-                    json_string_value(json_object_get(s, "name")),
-                    json_string_value(json_object_get(s, "state")),
-                    (long long)json_integer_value(json_object_get(s, "tools")),
-                    json_object_get(s, "lastError") ? ": " : "",
-                    json_object_get(s, "lastError")
-                        ? json_string_value(json_object_get(s, "lastError")) : "");
+            if (!json_is_true(json_object_get(s, "healthy")))
+                fprintf(stderr, "waggle mcp: gateway %s: %s after 15 s, %lld tools%s%s\n",
+                        json_string_value(json_object_get(s, "name")),
+                        json_string_value(json_object_get(s, "state")),
+                        (long long)json_integer_value(json_object_get(s, "tools")),
+                        json_object_get(s, "lastError") ? ": " : "",
+                        json_object_get(s, "lastError")
+                            ? json_string_value(json_object_get(s, "lastError")) : "");
         json_decref(st);
         if (!poll_ms)
             poll_ms = 500;    /* an upstream's list_changed reaches the client soon */

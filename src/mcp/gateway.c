@@ -150,6 +150,13 @@ static void on_changed(void *ud, wg_upstream *u)
         g->o.changed(g->o.changed_ud);
 }
 
+static void on_note(void *ud, wg_upstream *u, const char *line)
+{
+    wg_gateway *g = ud;
+    if (g->o.log)
+        g->o.log(g->o.log_ud, wg_mcp__up_name(u), line);
+}
+
 static int prefix_ok(const char *name)
 {
     size_t n = strlen(name);
@@ -194,7 +201,7 @@ int wg_mcp__gateway_start(wg_gateway **out, wg_engine *e, const wg_gw_config *cf
         snprintf(s->name, sizeof s->name, "%s", c->name);
         s->http = c->url != NULL;
         wg_up_options uo = { .server = c, .resolve = resolve, .resolve_ud = g,
-                             .changed = on_changed, .changed_ud = g,
+                             .changed = on_changed, .changed_ud = g, .note = on_note, .note_ud = g,
                              .backoff_min_ms = g->o.backoff_min_ms,
                              .backoff_max_ms = g->o.backoff_max_ms, .stderr_fd = g->o.stderr_fd };
         if ((rc = wg_mcp__up_start(&s->u, &uo)) < 0)

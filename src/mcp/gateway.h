@@ -31,12 +31,17 @@ typedef struct wg_gateway wg_gateway;
 /* A callback for "the tool list of some upstream changed" (from an
  * upstream's supervisor thread: quick, no blocking). */
 typedef void (*wg_gateway_changed_fn)(void *ud);
+/* One line for the operator's log about server (healthy, went down, a
+ * start failed, gave up): from a supervisor thread, quick, no secret. */
+typedef void (*wg_gateway_log_fn)(void *ud, const char *server, const char *line);
 
 typedef struct {
     wg_gateway_changed_fn changed;   /* may be NULL */
     void *changed_ud;
     int stderr_fd;                   /* the children's stderr; -1: /dev/null */
     long backoff_min_ms, backoff_max_ms;   /* 0: upstream.h defaults */
+    wg_gateway_log_fn log;           /* may be NULL */
+    void *log_ud;
 } wg_gateway_options;
 
 /* Starts every server of cfg (without waiting for them) and adds one

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -944,6 +945,33 @@ static void set_state(wg_upstream *u, wg_up_state s, const char *err)
     pthread_mutex_unlock(&u->mu);
 }
 
+__attribute__((format(printf, 2, 3)))
+static void note(wg_upstream *u, const char *fmt, ...)
+{
+    if (!u->o.note)
+        return;
+    char line[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    u->o.note(u->o.note_ud, u, line);
+}
+
+/* err without what the log line says already ("gateway: ", "upstream
+ * NAME ", "went down: "). Points into err. */
+static const char *bare_reason(const wg_upstream *u, const char *err)
+{
+    size_t n = strlen(u->name);
+    if (!strncmp(err, "gateway: ", 9))
+        err += 9;
+    if (!strncmp(err, "upstream ", 9) && !strncmp(err + 9, u->name, n) && err[9 + n] == ' ')
+        err += 10 + n;
+    if (!strncmp(err, "went down: ", 11))
+        err += 11;
+    return err;
+}
+
 static void changed(wg_upstream *u)
 {
     if (u->o.changed)
@@ -1004,6 +1032,10 @@ static void *supervisor_main(void *arg)
             long since = wg_mcp__now_ms();
             fails = 0;
             set_state(u, WG_UP_HEALTHY, NULL);   /* last_error stays: the last trouble */
+            pthread_mutex_lock(&u->mu);
+            size_t ntools = json_array_size(u->tools);
+            pthread_mutex_unlock(&u->mu);
+            note(u, "healthy, %zu tools", ntools);
             changed(u);
             pthread_mutex_lock(&u->mu);
             while (!u->stop && !u->dead) {
@@ -1047,6 +1079,11 @@ static void *supervisor_main(void *arg)
             char err[200];
             teardown(u, 200, why, err, sizeof err);
             set_state(u, WG_UP_RESTARTING, u->stop ? NULL : err);
+            if (!u->stop) {
+                char clean[200];
+                wg_mcp__up_sanitize(clean, sizeof clean, err);
+                note(u, "went down: %s; next start in %ld ms", bare_reason(u, clean), backoff);
+            }
             changed(u);
         } else {
             fails++;
@@ -1055,6 +1092,13 @@ static void *supervisor_main(void *arg)
             char ignored[200];
             teardown(u, 200, "the start failed", ignored, sizeof ignored);
             set_state(u, WG_UP_RESTARTING, err);
+            char clean[200];
+            wg_mcp__up_sanitize(clean, sizeof clean, err);
+            if (fails >= WG_UP_GIVEUP)
+                note(u, "start %d failed: %s; gave up (%d starts in a row failed)", fails,
+                     bare_reason(u, clean), fails);
+            else if (!u->stop)
+                note(u, "start %d failed: %s; next start in %ld ms", fails, bare_reason(u, clean), backoff);
         }
         if (fails >= WG_UP_GIVEUP) {
             set_state(u, WG_UP_FAILED, NULL);

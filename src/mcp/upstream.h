@@ -82,6 +82,10 @@ typedef enum {
  * upstream wipes and frees it). Returns 0 or WG_E*. */
 typedef int (*wg_up_resolve_fn)(void *ud, const char *name, char **value);
 typedef void (*wg_up_changed_fn)(void *ud, wg_upstream *u);
+/* One line for the operator's log: the upstream became healthy, went down,
+ * failed a start or gave up (the next start's delay included). From the
+ * supervisor thread; the text holds no secret (errors are sanitized). */
+typedef void (*wg_up_note_fn)(void *ud, wg_upstream *u, const char *line);
 
 typedef struct {
     const wg_gw_server *server;   /* copied; a command or a url server */
@@ -94,6 +98,8 @@ typedef struct {
     long backoff_max_ms;          /* 0: WG_UP_BACKOFF_MAX_MS */
     int stderr_fd;                /* the child's stderr; -1: /dev/null */
     long relist_ms;               /* url servers; 0: WG_UP_RELIST_MS */
+    wg_up_note_fn note;           /* may be NULL */
+    void *note_ud;
 } wg_up_options;
 
 typedef struct {

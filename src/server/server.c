@@ -145,6 +145,19 @@ static void log_engine(void *ud, const char *line)
     wg_server__logf(&srv->ctx, "%s", line);
 }
 
+/* An MCP gateway upstream's state change (mcp/gateway.h): one log line,
+ * the quote and backslash of its text made '\'' so the value stays one. */
+static void log_upstream(void *ud, const char *server, const char *line)
+{
+    wg_server *srv = ud;
+    char text[400];
+    size_t i = 0;
+    for (; line[i] && i + 1 < sizeof text; i++)
+        text[i] = line[i] == '"' || line[i] == '\\' ? '\'' : line[i];
+    text[i] = '\0';
+    wg_server__logf(&srv->ctx, "gateway server=%s message=\"%s\"", server, text);
+}
+
 /* The engine (waggle/engine.h) owns every handle; the server opens them
  * all at start (a service uses every part, and a broken store should stop
  * it at once) and lends them to the areas through wg_server_ctx. */
@@ -176,7 +189,7 @@ static int init_handles(wg_server *srv, const wg_server_options *opt)
         wg_gw_config cfg;
         if ((rc = wg_mcp__gw_config_load(&cfg, opt->gateway)) < 0)
             return rc;
-        wg_gateway_options go = { .stderr_fd = -1 };
+        wg_gateway_options go = { .stderr_fd = -1, .log = log_upstream, .log_ud = srv };
         rc = wg_mcp__gateway_start(&srv->ctx.gateway, e, &cfg, &go);
         wg_mcp__gw_config_free(&cfg);
         if (rc < 0)

@@ -66,7 +66,8 @@ export async function startServer(dir, extra = []) {
     setTimeout(() => reject(new Error(`waggle serve did not start: ${text}`)), 20000);
   });
   const token = readFileSync(join(dir, 'api-token'), 'utf8').trim();
-  return { url: `http://127.0.0.1:${port}/mcp`, base: `http://127.0.0.1:${port}`, token, proc };
+  // log(): what the server printed so far (its tail), for failure messages
+  return { url: `http://127.0.0.1:${port}/mcp`, base: `http://127.0.0.1:${port}`, token, proc, log: () => text.slice(-8000) };
 }
 
 export async function httpClient(server, { elicit } = {}) {

@@ -61,8 +61,11 @@ async function gateway(dir, cfg, { level = 'normal', elicit, onListChanged, extr
     { capabilities: elicit ? { elicitation: { form: {} } } : {} });
   if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
   if (onListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged);
+  // waggle's stderr (upstream state changes), kept for failure messages
+  const log = { text: '' };
+  transport.stderr?.on('data', (b) => { log.text = (log.text + b.toString()).slice(-8000); });
   await client.connect(transport);
-  return { client, transport };
+  return { client, transport, log };
 }
 
 // The pid of waggle's child that runs the given server script.
@@ -253,7 +256,7 @@ test('content passes through; a vault: env value reaches the child, waggle\'s ow
 test('a killed upstream is restarted: a tool error meanwhile, list_changed, then it works again', async () => {
   const { dir, root, cfg } = setup();
   let changes = 0;
-  const { client, transport } = await gateway(dir, cfg, { onListChanged: () => { changes++; } });
+  const { client, transport, log } = await gateway(dir, cfg, { onListChanged: () => { changes++; } });
   try {
     const read = () => client.callTool({ name: 'fs__read_text_file', arguments: { path: join(root, 'hello.txt') } });
     assert.equal((await read()).isError, false);
@@ -274,6 +277,9 @@ test('a killed upstream is restarted: a tool error meanwhile, list_changed, then
     const again = childOf(transport.pid, 'server-filesystem');
     assert.ok(again > 0 && again !== pid, 'a new child');
     await until('list_changed', async () => changes >= 1);
+    // the operator's log (waggle's stderr) tells the story, one line a change
+    assert.match(log.text, /waggle mcp: gateway fs: healthy, \d+ tools/);
+    assert.match(log.text, /waggle mcp: gateway fs: went down: .*\(signal 9\); next start in \d+ ms/);
   } finally {
     await client.close();
     removeDir(dir);
@@ -360,7 +366,7 @@ async function startEverythingHttp(port) {
   let timer;
   await new Promise((resolve, reject) => {
     const onData = (b) => {
-      text += b.toString();
+      text = (text + b.toString()).slice(-8000);
       if (/listening on port/.test(text)) resolve();
     };
     proc.stdout.on('data', onData);
@@ -368,7 +374,19 @@ async function startEverythingHttp(port) {
     proc.on('exit', (c) => reject(new Error(`server-everything exited ${c}: ${text}`)));
     timer = setTimeout(() => reject(new Error(`server-everything did not start: ${text}`)), 20000);
   }).finally(() => clearTimeout(timer));
-  return { proc, url: `http://127.0.0.1:${port}/mcp` };
+  const exit = { code: null };
+  proc.on('exit', (c, sig) => { exit.code = c ?? sig; });
+  // what the server printed and whether it exited: for failure messages
+  const diag = () => `server-everything on ${port}${exit.code !== null ? ` exited (${exit.code})` : ''}:\n${text}`;
+  return { proc, url: `http://127.0.0.1:${port}/mcp`, diag };
+}
+
+// A failure's message carries what the upstream server and waggle printed
+// (an upstream that went away says why only there).
+function explain(e, ...diags) {
+  if (e && typeof e === 'object' && 'message' in e)
+    e.message += diags.map((d) => `\n--- ${typeof d === 'function' ? d() : d}`).join('');
+  return e;
 }
 
 function killProc(proc, sig = 'SIGTERM') {
@@ -379,12 +397,37 @@ function killProc(proc, sig = 'SIGTERM') {
   });
 }
 
+// Whether something answers HTTP at url on 127.0.0.1 (any status).
+async function answers(url) {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(3000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// server-everything on a free port, proven to answer on 127.0.0.1 before a
+// gateway is pointed at it: "listening" in its log is not proof enough on a
+// loaded machine (a CI run once saw every connection refused afterwards).
+// Up to three ports; each miss is reported with what the server printed.
+async function reachableEverything() {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const up = await startEverythingHttp(port);
+    if (await answers(up.url)) return { port, up };
+    const why = up.diag();
+    await killProc(up.proc, 'SIGKILL');
+    if (attempt === 3) throw new Error(`server-everything never answered on 127.0.0.1: ${why}`);
+    console.error(`# server-everything did not answer (attempt ${attempt}), another port: ${why}`);
+  }
+}
+
 // A data dir whose gateway file has one url server "rev" (with a header
 // from the vault, as a remote server's API key would be).
 async function setupRemote() {
   const dir = dataDir();
-  const port = await freePort();
-  const up = await startEverythingHttp(port);
+  const { port, up } = await reachableEverything();
   const cfg = join(dir, 'gateway.json');
   writeFileSync(cfg, JSON.stringify({
     mcpServers: { rev: { url: up.url, headers: { 'X-Api-Key': 'vault:gw-remote-key' }, timeoutMs: 120000 } },
@@ -396,7 +439,7 @@ async function setupRemote() {
 
 test('a url server: tools listed with the prefix, a read runs silently, an unknown verb asks', async () => {
   const { dir, cfg, up } = await setupRemote();
-  const { client } = await gateway(dir, cfg);
+  const { client, log } = await gateway(dir, cfg);
   try {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -415,6 +458,8 @@ test('a url server: tools listed with the prefix, a read runs silently, an unkno
     assert.equal(auditCount(dir, 'approval_requested'), 1);
     assert.equal(auditCount(dir, 'provider_call'), 2);
     assert.ok(auditCount(dir, 'vault_read') >= 1, 'the header value came from the vault');
+  } catch (e) {
+    throw explain(e, up.diag, () => `waggle: ${log.text}`);
   } finally {
     await client.close();
     await killProc(up.proc);
@@ -424,7 +469,7 @@ test('a url server: tools listed with the prefix, a read runs silently, an unkno
 
 test('a url server\'s progress, sent in its POST stream, reaches the client', async () => {
   const { dir, cfg, up } = await setupRemote();
-  const { client } = await gateway(dir, cfg);
+  const { client, log } = await gateway(dir, cfg);
   try {
     const progress = [];
     const r = await client.callTool({ name: 'rev__trigger-long-running-operation', arguments: { duration: 1.2, steps: 4 } },
@@ -432,6 +477,8 @@ test('a url server\'s progress, sent in its POST stream, reaches the client', as
     assert.equal(r.isError, false, textOf(r));
     const upstream = progress.filter((p) => /rev__trigger-long-running-operation: \d of 4/.test(p.message || ''));
     assert.ok(upstream.length >= 3, JSON.stringify(progress));
+  } catch (e) {
+    throw explain(e, up.diag, () => `waggle: ${log.text}`);
   } finally {
     await client.close();
     await killProc(up.proc);
@@ -441,7 +488,7 @@ test('a url server\'s progress, sent in its POST stream, reaches the client', as
 
 test('a url server killed mid-call: the call fails with the reason, then the server comes back', async () => {
   const { dir, cfg, port, up } = await setupRemote();
-  const { client } = await gateway(dir, cfg);
+  const { client, log } = await gateway(dir, cfg);
   let again = null;
   try {
     const call = client.callTool({ name: 'rev__trigger-long-running-operation', arguments: { duration: 60, steps: 60 } },
@@ -458,6 +505,8 @@ test('a url server killed mid-call: the call fails with the reason, then the ser
       return e.isError ? null : e;
     });
     assert.match(textOf(back), /back/);
+  } catch (e) {
+    throw explain(e, up.diag, () => `waggle: ${log.text}`);
   } finally {
     await client.close();
     await killProc(up.proc);
@@ -489,6 +538,8 @@ test('waggle serve --gateway: a url server\'s real state in capabilities/status'
     });
     assert.notEqual(down.state, 'healthy');
     assert.ok(down.lastError, JSON.stringify(down));
+  } catch (e) {
+    throw explain(e, up.diag, () => `waggle serve: ${srv.log()}`);
   } finally {
     await stopServer(srv);
     await killProc(up.proc);

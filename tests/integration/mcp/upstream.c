@@ -5,7 +5,8 @@
  * hangs (timeout), a crash mid-call (pending call fails, restart), garbage and
  * deep nesting (ignored), a 100 MB line (the call fails, restart, bounded
  * memory), list_changed, a ping from the upstream, a hostile error message,
- * a crash loop (FAILED), a missing command, stopping during a handshake. */
+ * a crash loop (FAILED), a missing command, stopping during a handshake;
+ * the operator's log lines (note) on each state change. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,6 +29,38 @@ static void on_changed(void *ud, wg_upstream *u)
     pthread_mutex_unlock(&changes_mu);
 }
 
+/* The operator's log lines (wg_up_options.note), newest last. */
+static char notes[8192];
+static size_t notes_len;
+
+static void on_note(void *ud, wg_upstream *u, const char *line)
+{
+    (void)ud;
+    pthread_mutex_lock(&changes_mu);
+    int n = snprintf(notes + notes_len, sizeof notes - notes_len, "%s: %s\n", wg_mcp__up_name(u), line);
+    if (n > 0 && (size_t)n < sizeof notes - notes_len)
+        notes_len += (size_t)n;
+    pthread_mutex_unlock(&changes_mu);
+}
+
+/* Whether some note line holds every one of the words, in order. */
+static int noted(const char *first, const char *then)
+{
+    pthread_mutex_lock(&changes_mu);
+    int found = 0;
+    for (const char *line = notes; *line && !found;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char one[1024];
+        snprintf(one, sizeof one, "%.*s", (int)n, line);
+        const char *a = strstr(one, first);
+        found = a && (!then || strstr(a, then));
+        line += n + (end != NULL);
+    }
+    pthread_mutex_unlock(&changes_mu);
+    return found;
+}
+
 static int resolve(void *ud, const char *name, char **value)
 {
     (void)ud;
@@ -42,7 +75,7 @@ static wg_upstream *start(const char *const *args, size_t nargs, wg_gw_pair *pai
     wg_gw_server s = { .name = "fx", .command = (char *)WG_MCP_FIXTURE, .args = (char **)args, .nargs = nargs,
                        .pairs = pairs, .npairs = npairs, .timeout_ms = 20000 };
     wg_up_options o = { .server = &s, .resolve = resolve, .changed = on_changed, .line_max = 1u << 20,
-                        .backoff_min_ms = 10, .backoff_max_ms = 40, .stderr_fd = -1 };
+                        .backoff_min_ms = 10, .backoff_max_ms = 40, .stderr_fd = -1, .note = on_note };
     wg_upstream *u = NULL;
     cr_assert_eq(wg_mcp__up_start(&u, &o), 0, "%s", wg_error_last());
     return u;
@@ -144,6 +177,9 @@ Test(upstream, a_crash_mid_call_fails_it_and_restarts)
     cr_expect_eq(st.state, WG_UP_HEALTHY);
     cr_expect_geq(st.restarts, 1);
     cr_expect_not_null(strstr(st.last_error, "exit status 3"), "%s", st.last_error);
+    /* the operator's log tells the story */
+    cr_expect(noted("fx: healthy, ", " tools"), "%s", notes);
+    cr_expect(noted("fx: went down: ", "(exit status 3); next start in 10 ms"), "%s", notes);
     cr_assert_eq(wgt_up_call(u, "echo", "{\"text\":\"back\"}", 0, &r), 0, "%s", wg_error_last());
     cr_expect_str_eq(wgt_up_first_text(r), "back");
     json_decref(r);
@@ -234,6 +270,7 @@ Test(upstream, a_crash_loop_ends_failed)
     cr_expect_eq(st.state, WG_UP_FAILED);
     cr_expect_eq(st.restarts, WG_UP_GIVEUP - 1);
     cr_expect_neq(st.last_error[0], '\0');
+    cr_expect(noted("fx: start 10 failed: ", "gave up"), "%s", notes);
     json_t *r = NULL;
     cr_expect_eq(wgt_up_call(u, "echo", NULL, 0, &r), WG_EUNAVAILABLE);
     wg_mcp__up_free(u);
@@ -242,13 +279,16 @@ Test(upstream, a_crash_loop_ends_failed)
 Test(upstream, a_missing_command_fails)
 {
     wg_gw_server s = { .name = "nope", .command = "wg-no-such-command-here", .timeout_ms = 1000 };
-    wg_up_options o = { .server = &s, .backoff_min_ms = 1, .backoff_max_ms = 2, .stderr_fd = -1 };
+    wg_up_options o = { .server = &s, .backoff_min_ms = 1, .backoff_max_ms = 2, .stderr_fd = -1,
+                        .note = on_note };
     wg_upstream *u = NULL;
     cr_assert_eq(wg_mcp__up_start(&u, &o), 0);
     cr_expect_eq(wg_mcp__up_wait_healthy(u, 60000), WG_EUNAVAILABLE);
     wg_up_status st;
     wg_mcp__up_status(u, &st);
     cr_expect_not_null(strstr(st.last_error, "not found"), "%s", st.last_error);
+    cr_expect(noted("nope: start 1 failed: ", "next start in 1 ms"), "%s", notes);
+    cr_expect(noted("nope: start 10 failed: ", "gave up (10 starts in a row failed)"), "%s", notes);
     wg_mcp__up_free(u);
 }
 

@@ -112,13 +112,27 @@ static int is_noop_word(const char *w)
  * pagers and editors git runs, interpreter options, HOME itself). */
 static int dangerous_var(const char *s, size_t n)
 {
+    /* what the program loads or runs first (a library, a start-up file, a
+     * wrapper), or where it reads a configuration that may name a command
+     * (git's core.pager under XDG_CONFIG_HOME, an AWS profile's
+     * credential_process, a curlrc's -o, a cargo target's runner) */
     static const char *const exact[] = {
-        "BASHOPTS", "BASH_ENV", "CDPATH", "EDITOR", "ENV", "GLOBIGNORE", "HOME",
-        "LESSCLOSE", "LESSOPEN", "MANPAGER", "NODE_OPTIONS", "PAGER",
-        "PATH", "PERL5LIB", "PERL5OPT", "PROMPT_COMMAND", "PS4", "PYTHONPATH",
-        "PYTHONSTARTUP", "SHELLOPTS", "VISUAL",
+        "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "BASHOPTS", "BASH_ENV", "CARGO_BUILD_RUSTC",
+        "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS", "CARGO_HOME", "CDPATH",
+        "CLOUDSDK_CONFIG", "CURL_HOME", "EDITOR", "ENV", "GCONV_PATH", "GLOBIGNORE", "GOENV",
+        "GOFLAGS", "GRADLE_OPTS", "HOME", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
+        "LESSCLOSE", "LESSOPEN", "LUA_CPATH", "LUA_INIT", "LUA_PATH", "MANPAGER", "MAVEN_OPTS",
+        "NODE_OPTIONS", "NODE_PATH", "PAGER", "PATH", "PERL5LIB", "PERL5OPT", "PHPRC",
+        "PHP_INI_SCAN_DIR", "PROMPT_COMMAND", "PS4", "PYTHONBREAKPOINT", "PYTHONHOME", "PYTHONPATH",
+        "PYTHONSTARTUP", "PYTHONWARNINGS", "RUBYLIB", "RUBYOPT", "RUSTDOCFLAGS", "RUSTFLAGS",
+        "SHELLOPTS", "SUDO_ASKPASS", "SSH_ASKPASS", "TF_CLI_CONFIG_FILE", "VISUAL", "WGETRC",
+        "XDG_CONFIG_DIRS", "XDG_CONFIG_HOME", "ZDOTDIR", "_JAVA_OPTIONS",
     };
-    static const char *const prefix[] = { "LD_", "DYLD_", "GIT_", "BASH_FUNC" };
+    static const char *const prefix[] = {
+        "LD_", "DYLD_", "GIT_", "BASH_FUNC", "CARGO_TARGET_", "CGO_", "NPM_CONFIG_", "npm_config_",
+        "RUSTC_",
+    };
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
         if (strlen(exact[i]) == n && memcmp(exact[i], s, n) == 0)
             return 1;

@@ -167,7 +167,7 @@ static const char *const Q_systemctl[] = {
     "is-system-running", "show", "cat", "get-default", "show-environment", NULL,
 };
 static const char *const Q_go[] = {
-    "version", "env", "list", "doc", "help", "mod graph", "mod why", "mod verify", NULL,
+    "version", "env", "list", "doc", "help", "mod graph", "mod why", "mod verify", "vet", NULL,
 };
 static const char *const Q_cargo[] = {
     "version", "metadata", "tree", "search", "pkgid", "locate-project", "read-manifest",
@@ -217,7 +217,10 @@ static const char *const B_journalctl[] = {
     "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync",
     "--relinquish-var", "--setup-keys", "--update-catalog", NULL,
 };
-static const char *const B_go[] = { "-w", "-u", "-exec", "-toolexec", NULL };
+/* Go's flag package reads --x as -x: both spellings */
+static const char *const B_go[] = {
+    "-w", "-u", "-exec", "-toolexec", "-vettool", "--w", "--u", "--exec", "--toolexec", "--vettool", NULL,
+};
 static const char *const B_ip[] = {
     "add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec",
     "save", "restore", "-batch", "-b", "-force", NULL,
@@ -324,6 +327,7 @@ static const char *const Q_pipx[] = { "list", "environment", NULL };
 /* redteam2 round */
 static const char *const Q_ipconfig[] = { "/all", "/displaydns", "-all", NULL };
 static const char *const Q_defaults[] = { "read", "read-type", "domains", "find", NULL };
+static const char *const Q_stty[] = { "size", "-a", "--all", "-g", "--save", NULL };
 static const char *const Q_winget[] = { "list", "search", "show", NULL };
 static const char *const Q_choco[] = { "list", "search", "info", "outdated", NULL };
 static const char *const B_shuf[] = { "-o", "--output", "--random-source", NULL };
@@ -391,6 +395,7 @@ static const query_spec queries[] = {
     { "shuf", NULL, B_shuf, 0, 0, NULL, 0 },
     { "snap", Q_snap, B_none, 0, 0, NULL, 0 },
     { "ssh-keygen", Q_sshkeygen, B_sshkeygen, 0, 0, NULL, 0 },
+    { "stty", Q_stty, B_none, 0, 1, NULL, 0 },
     { "systemctl", Q_systemctl, B_none, 0, 0, NULL, 0 },
     { "systemd-analyze", Q_systemd_analyze, B_none, 0, 1, NULL, 0 },
     { "terraform", Q_terraform, B_none, 1, 0, NULL, 0 },

@@ -470,6 +470,7 @@ static const sh_program programs[] = {
     R("stat", SAFE, NULL, NULL),
     R("stdbuf", WRAPPER, sh_rule_wrapper, "wrapped by stdbuf"),
     R("strings", SAFE, NULL, NULL),
+    R("stty", RULE, sh_rule_query, NULL),
     R("su", PRIV, sh_rule_priv, NULL),
     R("su-exec", PRIV, sh_rule_priv, NULL),
     R("sudo", PRIV, sh_rule_priv, NULL),

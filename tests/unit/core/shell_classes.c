@@ -745,3 +745,35 @@ Test(shell_classes, gh_api_force_update_or_delete_of_a_protected_branch_is_force
     shellt_expect("gh api -X PATCH repos/acme/app/git/refs/heads/main -f sha=abc", RISKY, "bash.network_write");
     shellt_expect("gh api repos/acme/app/git/refs/heads/main", SAFE, NULL);
 }
+
+/* A variable that makes a build or language tool load or run something of
+ * the caller's choosing (a wrapper, a runner, flags, a start-up file, a
+ * configuration directory); its everyday neighbours stay silent. Go's
+ * flags in their double-dash spelling are the same flags. */
+Test(shell_classes, tool_hijacking_variables_and_go_double_dash_flags)
+{
+    static const char *const hijacks[] = {
+        "RUSTC_WRAPPER=/tmp/x cargo metadata", "CARGO_BUILD_RUSTC_WRAPPER=/tmp/x cargo tree",
+        "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=/tmp/x cargo metadata",
+        "GOFLAGS=-toolexec=/tmp/evil go list -export ./...", "env GOFLAGS=-toolexec=/tmp/x go vet ./...",
+        "GCONV_PATH=/tmp id", "XDG_CONFIG_HOME=/tmp/evil git log", "export XDG_CONFIG_HOME=/tmp/e && git log",
+        "npm_config_script_shell=/tmp/x npm ls", "JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar java -version",
+        "RUBYOPT=-r/tmp/x ruby -v", "PYTHONWARNINGS=ignore::evil.W python3 -c 'print(1)'",
+        "RUSTFLAGS='-C linker=/tmp/x' cargo metadata", "AWS_CONFIG_FILE=/tmp/c aws s3 ls",
+        "ZDOTDIR=/tmp/z zsh -c ls", "CGO_CFLAGS=-fplugin=/tmp/p.so go list ./...",
+    };
+    for (size_t i = 0; i < sizeof hijacks / sizeof *hijacks; i++)
+        shellt_expect(hijacks[i], RISKY, "bash.env_assignment");
+    static const char *const everyday[] = {
+        "RUST_LOG=debug cargo tree", "CARGO_TERM_COLOR=always cargo tree", "NODE_ENV=production node -v",
+        "LANG=C ls", "TZ=UTC date", "NO_COLOR=1 git log", "PYTHONIOENCODING=utf-8 python3 -c 'print(1)'",
+        "KUBECONFIG=~/.kube/dev kubectl get pods", "go vet ./...", "stty size", "stty -a",
+    };
+    for (size_t i = 0; i < sizeof everyday / sizeof *everyday; i++)
+        shellt_expect(everyday[i], SAFE, NULL);
+    shellt_expect("go vet -vettool=/tmp/x ./...", RISKY, "bash.unknown_program");
+    shellt_expect("go vet --vettool /tmp/x ./...", RISKY, "bash.unknown_program");
+    shellt_expect("go list --toolexec=/tmp/evil -export ./...", RISKY, "bash.unknown_program");
+    shellt_expect("go env --w GOFLAGS=-x", RISKY, "bash.unknown_program");
+    shellt_expect("stty raw -echo", RISKY, "bash.unknown_program");
+}

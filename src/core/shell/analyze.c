@@ -893,8 +893,14 @@ void sh_check_write_mode(sh_ctx *cx, const sh_view *v, const sh_word *w, const c
                    " writes to the raw disk ", t, v->via);
         return;
     }
-    (void)append;                       /* every write of a start-up file is persistence */
+    /* every write of a start-up file is persistence */
     if (sh_check_persist_write(cx, v, t, w->len, what))
+        return;
+    /* `>> /etc/sudoers`, `tee -a /etc/passwd` add a rule or an account
+     * whatever prints it: a grant of privileges, never a plain write */
+    if (append && sh_check_vital(cx, v, w, what, " appends to "))
+        return;
+    if (sh_check_kernel_trigger(cx, v, w, what))
         return;
     /* `echo hi > /etc/passwd` stays destructive (reference vector 12.1);
      * `> /etc/passwd` alone, cp, tee, truncate, unlink destroy it */

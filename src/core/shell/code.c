@@ -49,7 +49,7 @@ static const char *const decode_names[] = {
     "b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "decodestring", "atob",
     "decode64", "base64_decode", "frombase64string", "unhexlify", "hex2bin", "gzinflate",
     "gzdecode", "gzuncompress", "str_rot13", "decompress", "urlsafe_b64decode", "unpack1",
-    "fromhex", "chr", "fromcharcode", "reverse", "rot13", "unescape",
+    "fromhex", "chr", "fromcharcode", "reverse", "rot13", "unescape", "pack",
 };
 static const char *const fork_names[] = {
     "fork", "pcntl_fork", "spawn", "spawnsync", "execsync", "popen", "system", "thread",
@@ -289,8 +289,11 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
         why = "asks for administrator rights (AppleScript \"with administrator privileges\")";
         rule = "critical.privilege";
     }
-    if (!why && (f.exec || f.backtick) && decodes(code, n)) {
-        why = "runs a command it decodes at run time (base64, hex, ...), text nobody can read here";
+    /* eval of decoded text is the same: code nobody can read (perl's eval
+     * pack "H*", node's eval(atob(...)), lua's loadstring(...)) */
+    if (!why && (f.exec || f.backtick || memmem(code, n, "eval", 4) || memmem(code, n, "loadstring", 10)) &&
+        decodes(code, n)) {
+        why = "runs a command or code it decodes at run time (base64, hex, ...), text nobody can read here";
         rule = "critical.shell_unseen_text";
     }
     if (why) {

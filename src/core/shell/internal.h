@@ -353,6 +353,9 @@ int sh_cwd_after_cd(const char *t, size_t n, int cls);
 const char *sh_vital_path(const char *t, size_t n, int cwd, int glob);
 /* critical.system_file "who" + verb + what when word w names one; 1 if so. */
 int sh_check_vital(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who, const char *verb);
+/* critical.system_file when word w names a file whose write acts on the
+ * running kernel at once (/proc/sysrq-trigger, /sys/power/state); 1 if so. */
+int sh_check_kernel_trigger(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who);
 
 /* ---- secrets.c ---- */
 /* 1 when t[0,n) names a directory that holds credentials below it: the

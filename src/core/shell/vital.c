@@ -8,6 +8,7 @@
  * Pure functions of the text; no state, thread-safe. */
 #include "core/shell/internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -138,4 +139,30 @@ int sh_check_vital(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *w
     memcpy(why + a, what, b + 1);
     sh_verdict(cx, WG_SHELL_CRITICAL, "critical.system_file", who, why, NULL, v->via);
     return 1;
+}
+
+/* Files whose every write acts at once on the running kernel: sysrq-trigger
+ * reboots, powers off or crashes it on one byte, /sys/power/state suspends. */
+static const vital_row kernel_triggers[] = {
+    { "/proc/sysrq-trigger", 0, "the kernel's emergency trigger (reboot, power-off, crash at once)" },
+    { "/proc/sys/kernel/sysrq", 0, "the kernel's emergency-key switch" },
+    { "/sys/power/state", 0, "the machine's power state" },
+};
+
+int sh_check_kernel_trigger(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who)
+{
+    const sh_cmd *c = v->c;
+    char buf[512];
+    if (w->flags & (SH_W_TRUNC | SH_W_CTRL) || memchr(c->text + w->off, SH_MARK, w->len))
+        return 0;
+    long k = normalize(c->text + w->off, w->len, cx->cwd, buf, sizeof buf);
+    for (size_t r = 0; k > 0 && r < sizeof kernel_triggers / sizeof *kernel_triggers; r++) {
+        if (strcmp(buf, kernel_triggers[r].path) == 0) {
+            char why[160];
+            snprintf(why, sizeof why, " writes to %s", kernel_triggers[r].what);
+            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.system_file", who, why, NULL, v->via);
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -777,3 +777,27 @@ Test(shell_classes, tool_hijacking_variables_and_go_double_dash_flags)
     shellt_expect("go env --w GOFLAGS=-x", RISKY, "bash.unknown_program");
     shellt_expect("stty raw -echo", RISKY, "bash.unknown_program");
 }
+
+/* Appending to the account or sudo databases grants privileges whatever
+ * prints it; a write to the kernel's trigger files acts at once (reboot,
+ * crash, suspend); eval of decoded text is code nobody can read. The
+ * reference vector's `echo hi > /etc/passwd` stays a plain write. */
+Test(shell_classes, privilege_appends_kernel_triggers_and_decoded_eval)
+{
+    shellt_expect("echo root::0:0::/root:/bin/bash >> /etc/passwd", CRIT, "critical.system_file");
+    shellt_expect("printf 'eve:x:0:0::/:/bin/sh\\n' | tee -a /etc//passwd", CRIT, "critical.system_file");
+    shellt_expect("echo hi > /etc/passwd", DESTR, "bash.write_outside_project");
+    shellt_expect("echo b > /proc/sysrq-trigger", CRIT, "critical.system_file");
+    shellt_expect("echo c | tee /proc/./sysrq-trigger", CRIT, "critical.system_file");
+    shellt_expect("echo 1 >> /proc/sys/kernel/sysrq", CRIT, "critical.system_file");
+    shellt_expect("echo mem > /sys/power/state", CRIT, "critical.system_file");
+    shellt_expect("cat /proc/sysrq-trigger", SAFE, NULL);
+    shellt_expect("echo 127.0.0.1 x >> /etc/hosts", DESTR, "bash.write_outside_project");
+    shellt_expect("perl -e 'eval pack \"H*\", \"73797374656d2822726d202d7266207e2229\"'", CRIT,
+                  "critical.shell_unseen_text");
+    shellt_expect("node -e \"eval(atob('cmVxdWlyZSgnY2hpbGRfcHJvY2VzcycpLmV4ZWNTeW5jKCdpZCcp'))\"", CRIT,
+                  "critical.shell_unseen_text");
+    shellt_expect("lua -e 'loadstring(string.reverse(\"x\"))()'", CRIT, "critical.shell_unseen_text");
+    shellt_expect("node -e \"console.log(eval('1+1'))\"", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c \"import struct; print(struct.pack('<I', 1))\"", RISKY, "bash.interpreter");
+}

@@ -167,7 +167,7 @@ static const char *const Q_systemctl[] = {
     "is-system-running", "show", "cat", "get-default", "show-environment", NULL,
 };
 static const char *const Q_go[] = {
-    "version", "env", "list", "doc", "help", "mod graph", "mod why", "mod verify", "vet", NULL,
+    "version", "env", "list", "doc", "help", "mod graph", "mod why", "mod verify", "vet", "build -n", NULL,
 };
 static const char *const Q_cargo[] = {
     "version", "metadata", "tree", "search", "pkgid", "locate-project", "read-manifest",
@@ -327,6 +327,9 @@ static const char *const Q_pipx[] = { "list", "environment", NULL };
 /* redteam2 round */
 static const char *const Q_ipconfig[] = { "/all", "/displaydns", "-all", NULL };
 static const char *const Q_defaults[] = { "read", "read-type", "domains", "find", NULL };
+/* cmake -N: "view mode only, only load the cache" (no configure step) */
+static const char *const N_cmake[] = { "-N", NULL };
+static const char *const B_cmake[] = { "-P", "-E", "-C", "--build", "--install", "--open", "--workflow", NULL };
 static const char *const Q_stty[] = { "size", "-a", "--all", "-g", "--save", NULL };
 static const char *const Q_winget[] = { "list", "search", "show", NULL };
 static const char *const Q_choco[] = { "list", "search", "info", "outdated", NULL };
@@ -351,6 +354,7 @@ static const query_spec queries[] = {
     { "clang-format", NULL, B_clang_format, 0, 0, NULL, 0 },
     { "composer", Q_composer, B_none, 0, 0, NULL, 0 },
     { "conda", Q_conda, B_none, 0, 0, NULL, 0 },
+    { "cmake", NULL, B_cmake, 1, 0, N_cmake, 0 },
     { "defaults", Q_defaults, B_none, 0, 0, NULL, 0 },
     { "docker", Q_docker, B_none, 1, 0, NULL, 0 },
     { "dotnet", Q_dotnet, B_none, 0, 0, NULL, 0 },

@@ -768,6 +768,7 @@ Test(shell_classes, tool_hijacking_variables_and_go_double_dash_flags)
         "RUST_LOG=debug cargo tree", "CARGO_TERM_COLOR=always cargo tree", "NODE_ENV=production node -v",
         "LANG=C ls", "TZ=UTC date", "NO_COLOR=1 git log", "PYTHONIOENCODING=utf-8 python3 -c 'print(1)'",
         "KUBECONFIG=~/.kube/dev kubectl get pods", "go vet ./...", "stty size", "stty -a",
+        "go build -n ./...", "cmake -LA -N build", "pg_isready -h localhost",
     };
     for (size_t i = 0; i < sizeof everyday / sizeof *everyday; i++)
         shellt_expect(everyday[i], SAFE, NULL);
@@ -776,6 +777,11 @@ Test(shell_classes, tool_hijacking_variables_and_go_double_dash_flags)
     shellt_expect("go list --toolexec=/tmp/evil -export ./...", RISKY, "bash.unknown_program");
     shellt_expect("go env --w GOFLAGS=-x", RISKY, "bash.unknown_program");
     shellt_expect("stty raw -echo", RISKY, "bash.unknown_program");
+    shellt_expect("go build ./...", RISKY, "bash.unknown_program");
+    shellt_expect("cmake -S . -B build", RISKY, "bash.unknown_program");
+    shellt_expect("cmake -N -P evil.cmake", RISKY, "bash.unknown_program");
+    shellt_expect("cmake -E rm -rf ~", CRIT, "critical.rm_home");     /* still read as a launcher */
+    shellt_expect("cmake -E env sudo id", CRIT, "critical.privilege");
 }
 
 /* Appending to the account or sudo databases grants privileges whatever

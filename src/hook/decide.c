@@ -136,6 +136,10 @@ static void write_one(wg_gate_decision *d, const wg_gate *g, const project_dir *
     if ((what = wg_hook_path_runs_code(abs))) {
         made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, "hook.write_runs_code");
         set_reason(d, "the write changes ", what, ": code would run later without a look");
+    } else if ((what = wg_hook_path_system(abs))) {
+        made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, "hook.write_system_file");
+        set_reason(d, "the write changes ", what, ": the system itself (log-in, boot, disks), "
+                   "never without a look");
     } else if ((what = wg_hook_path_secret(abs))) {
         made(d, level, 1, !inside, inside ? WG_APPROVAL_ELEVATED : WG_APPROVAL_CRITICAL, 0,
              inside ? "hook.write_secret_in_project" : "hook.write_secret");
@@ -400,8 +404,47 @@ static const json_t *shell_arg(const json_t *in)
     return NULL;
 }
 
+/* Argument keys of an MCP tool that name a file it writes (the filesystem
+ * server's write_file/edit_file/move_file and their kind). */
+static const char *const mcp_path_keys[] = {
+    "path", "file_path", "filePath", "filepath", "file", "filename", "destination", "dest",
+    "target", "to", "output", "paths",
+};
+
+/* A write-verb MCP tool whose path argument names a file that runs code
+ * later or the system itself decides like the agent's own Write tool would:
+ * never-autopass. 1 when it did. */
+static int mcp_write_target(wg_gate_decision *d, const project_dir *pd, const json_t *in, wg_autonomy level)
+{
+    for (size_t k = 0; k < sizeof mcp_path_keys / sizeof *mcp_path_keys; k++) {
+        const json_t *v = json_object_get(in, mcp_path_keys[k]);
+        size_t i, n = json_is_array(v) ? json_array_size(v) : 1;
+        for (i = 0; i < n && i < 256; i++) {
+            const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
+            char abs[WG_HOOK_PATH_MAX + 1];
+            if (!json_is_string(e) ||
+                wg_hook_path_resolve(abs, sizeof abs, pd->has_project ? pd->project : NULL,
+                                     json_string_value(e), json_string_length(e)) < 0)
+                continue;
+            const char *what = wg_hook_path_runs_code(abs);
+            const char *rule = "hook.write_runs_code";
+            if (!what) {
+                what = wg_hook_path_system(abs);
+                rule = "hook.write_system_file";
+            }
+            if (what) {
+                made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, rule);
+                set_reason(d, "the MCP tool writes to ", what, ": never without a look");
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static void decide_mcp(wg_gate_decision *d, const wg_gate *g, const char *server,
-                       const char *tool, const json_t *in, wg_autonomy level, int *unknown)
+                       const char *tool, const json_t *in, const char *cwd, wg_autonomy level,
+                       int *unknown)
 {
     char srv[MCP_NAME_MAX], act[MCP_NAME_MAX], name[2 * MCP_NAME_MAX + 16];
     if (normalize(srv, sizeof srv, server) < 0 || normalize(act, sizeof act, tool) < 0) {
@@ -423,6 +466,12 @@ static void decide_mcp(wg_gate_decision *d, const wg_gate *g, const char *server
     if (shellish && json_is_string(cmd)) {
         gate_bash(d, g, cmd, level);
         return;
+    }
+    if (writes && json_is_object(in)) {
+        project_dir pd;
+        project_open(&pd, cwd);
+        if (mcp_write_target(d, &pd, in, level))
+            return;
     }
     snprintf(name, sizeof name, "connector_%s_%s", srv, act);
     wg_gate_check(d, g, name, NULL, 0, level);
@@ -517,10 +566,10 @@ int wg_hook_decide(wg_hook_verdict *out, const wg_gate *gate, const wg_hook_poli
                json_is_string(json_object_get(mcp_context, "server_name")) &&
                json_is_string(json_object_get(mcp_context, "tool_name"))) {
         decide_mcp(d, gate, json_string_value(json_object_get(mcp_context, "server_name")),
-                   json_string_value(json_object_get(mcp_context, "tool_name")), input, level,
+                   json_string_value(json_object_get(mcp_context, "tool_name")), input, cwd, level,
                    &out->unknown);
     } else if (wg_hook_mcp_split(p->agent, tool, server, sizeof server, mtool, sizeof mtool)) {
-        decide_mcp(d, gate, server, mtool, input, level, &out->unknown);
+        decide_mcp(d, gate, server, mtool, input, cwd, level, &out->unknown);
     } else if (p->agent == WG_AGENT_ANY) {
         rc = wg_gate_check_json(d, gate, tool, input, level);   /* a gate tool by its own name */
         if (rc == 0 && d->rule && strcmp(d->rule, "tool.not_gated") == 0 &&

@@ -36,6 +36,13 @@ const char *wg_hook_path_secret(const char *abs);
 /* Why writing abs runs code later ("a shell start-up file"), or NULL. */
 const char *wg_hook_path_runs_code(const char *abs);
 
+/* Why writing abs damages the system itself, the bash gate's never-autopass
+ * targets: a vital file ("the account database": /etc/passwd, /etc/sudoers,
+ * /boot/...), a raw disk ("a raw disk": /dev/sda, /dev/nvme0n1) or a kernel
+ * trigger ("the kernel's emergency trigger ...": /proc/sysrq-trigger); NULL
+ * otherwise. */
+const char *wg_hook_path_system(const char *abs);
+
 /* Why fetching url (n bytes) needs a look ("a loopback or private
  * address"), or NULL for an http(s) URL to a public host name. */
 const char *wg_hook_url_risk(const char *url, size_t n);

@@ -356,6 +356,8 @@ int sh_check_vital(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *w
 /* critical.system_file when word w names a file whose write acts on the
  * running kernel at once (/proc/sysrq-trigger, /sys/power/state); 1 if so. */
 int sh_check_kernel_trigger(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who);
+/* What kernel trigger file t[0,n) names (normalized as sh_vital_path), or NULL. */
+const char *sh_kernel_trigger_path(const char *t, size_t n, int cwd);
 
 /* ---- secrets.c ---- */
 /* 1 when t[0,n) names a directory that holds credentials below it: the

@@ -149,20 +149,27 @@ static const vital_row kernel_triggers[] = {
     { "/sys/power/state", 0, "the machine's power state" },
 };
 
+const char *sh_kernel_trigger_path(const char *t, size_t n, int cwd)
+{
+    char buf[512];
+    if (memchr(t, SH_MARK, n))
+        return NULL;
+    long k = normalize(t, n, cwd, buf, sizeof buf);
+    for (size_t r = 0; k > 0 && r < sizeof kernel_triggers / sizeof *kernel_triggers; r++)
+        if (strcmp(buf, kernel_triggers[r].path) == 0)
+            return kernel_triggers[r].what;
+    return NULL;
+}
+
 int sh_check_kernel_trigger(sh_ctx *cx, const sh_view *v, const sh_word *w, const char *who)
 {
-    const sh_cmd *c = v->c;
-    char buf[512];
-    if (w->flags & (SH_W_TRUNC | SH_W_CTRL) || memchr(c->text + w->off, SH_MARK, w->len))
+    if (w->flags & (SH_W_TRUNC | SH_W_CTRL))
         return 0;
-    long k = normalize(c->text + w->off, w->len, cx->cwd, buf, sizeof buf);
-    for (size_t r = 0; k > 0 && r < sizeof kernel_triggers / sizeof *kernel_triggers; r++) {
-        if (strcmp(buf, kernel_triggers[r].path) == 0) {
-            char why[160];
-            snprintf(why, sizeof why, " writes to %s", kernel_triggers[r].what);
-            sh_verdict(cx, WG_SHELL_CRITICAL, "critical.system_file", who, why, NULL, v->via);
-            return 1;
-        }
-    }
-    return 0;
+    const char *what = sh_kernel_trigger_path(v->c->text + w->off, w->len, cx->cwd);
+    if (!what)
+        return 0;
+    char why[160];
+    snprintf(why, sizeof why, " writes to %s", what);
+    sh_verdict(cx, WG_SHELL_CRITICAL, "critical.system_file", who, why, NULL, v->via);
+    return 1;
 }

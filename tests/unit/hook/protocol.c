@@ -127,6 +127,14 @@ Test(hook_claude, writes_inside_outside_and_to_files_that_matter)
     claude_expect(T, "Write", "{\"file_path\":\"/etc/hosts\"}", dir, "ask", "hook.write_outside_project");
     claude_expect(Y, "Write", "{\"file_path\":\"/etc/hosts\"}", dir, "allow", "hook.write_outside_project");
     claude_expect(Y, "Write", "{\"file_path\":\"/root/.ssh/config\"}", dir, "deny", "hook.write_runs_code");
+    /* the system itself: vital files, raw disks, kernel triggers (the bash gate's targets) */
+    claude_expect(Y, "Edit", "{\"file_path\":\"/etc/passwd\"}", dir, "deny", "hook.write_system_file");
+    claude_expect(Y, "Write", "{\"file_path\":\"/etc/../etc/shadow\"}", dir, "deny", "hook.write_system_file");
+    claude_expect(Y, "Write", "{\"file_path\":\"/boot/grub/grub.cfg\"}", dir, "deny", "hook.write_system_file");
+    claude_expect(Y, "Write", "{\"file_path\":\"/dev/sda\"}", dir, "deny", "hook.write_system_file");
+    claude_expect(Y, "Write", "{\"file_path\":\"/dev/nvme0n1p2\"}", dir, "deny", "hook.write_system_file");
+    claude_expect(Y, "Write", "{\"file_path\":\"/proc/sysrq-trigger\"}", dir, "deny", "hook.write_system_file");
+    claude_expect(Y, "Write", "{\"file_path\":\"/dev/null\"}", dir, "allow", "hook.write_outside_project");
     claude_expect(Y, "Write", "{\"file_path\":\"/root/.aws/credentials\"}", dir, "deny", "hook.write_secret");
     claude_expect(Y, "Edit", "{\"file_path\":\"~/.bashrc\"}", dir, "deny", "hook.write_runs_code");
     claude_expect(Y, "Write", "{\"file_path\":\"/root/.ssh/authorized_keys\"}", dir, "deny",
@@ -245,6 +253,19 @@ Test(hook_claude, mcp_tools_by_their_verb)
                   "critical.rm_root");
     claude_expect(N, "mcp__shell__run", "{\"command\":\"ls\"}", NULL, "allow", "bash.safe");
     claude_expect(N, "mcp__x__frobnicate", "{}", NULL, "ask", "mcp.unknown_action");
+    /* a write verb whose path argument names a file that runs code, or the
+     * system itself, is the Write tool's never-autopass: the filesystem
+     * server's write_file is no way around it */
+    claude_expect(Y, "mcp__fs__write_file", "{\"path\":\"/root/.bashrc\",\"content\":\"x\"}", NULL, "deny",
+                  "hook.write_runs_code");
+    claude_expect(Y, "mcp__fs__move_file", "{\"source\":\"a\",\"destination\":\"/root/.ssh/authorized_keys\"}",
+                  NULL, "deny", "hook.write_runs_code");
+    claude_expect(Y, "mcp__fs__edit_file", "{\"path\":\"/etc/shadow\",\"edits\":[]}", NULL, "deny",
+                  "hook.write_system_file");
+    claude_expect(Y, "mcp__files__save", "{\"paths\":[\"/tmp/a\",\"/dev/sda\"]}", NULL, "deny",
+                  "hook.write_system_file");
+    claude_expect(Y, "mcp__fs__write_file", "{\"path\":\"/tmp/notes.md\"}", NULL, "allow", "mcp.write_verb");
+    claude_expect(N, "mcp__fs__read_file", "{\"path\":\"/root/.bashrc\"}", NULL, "allow", "mcp.read_verb");
     answer a = ask_with(WG_AGENT_CLAUDE_CODE, N, 1, 0, claude_in("mcp__x__frobnicate", "{}", NULL));
     cr_expect_str_eq(a.r.v.d.rule, "tool.unknown_allowed");
     cr_expect(strstr(a.r.out, "\"allow\""), "%s", a.r.out);
@@ -264,7 +285,7 @@ Test(hook_claude, a_gated_tool_in_another_case_is_still_that_tool)
 {
     claude_expect(N, "bash", "{\"command\":\"ls\"}", NULL, "allow", "bash.safe");
     claude_expect(Y, "BASH", "{\"command\":\"sudo reboot\"}", NULL, "deny", "critical.privilege");
-    claude_expect(N, "write", "{\"file_path\":\"/etc/passwd\",\"content\":\"x\"}", "/srv/app", "ask",
+    claude_expect(N, "write", "{\"file_path\":\"/etc/hosts\",\"content\":\"x\"}", "/srv/app", "ask",
                   "hook.write_outside_project");
     /* never the other way: a read-only name in another case stays unknown */
     claude_expect(N, "glob", "{}", NULL, "ask", "tool.unknown");

@@ -374,6 +374,7 @@ WG_EXTERN int wg_engine_tools(json_t **out, wg_engine_tool_counts *counts, wg_en
  *   shell (a string argument that is a shell command): the bash gate's
  *   decision of it is merged in, the stricter wins; a never-autopass command
  *   (rm -rf /, curl | sh, ...) needs a person at every level.
+ *   critical: needs a person at every level (never-autopass), whatever the risk.
  *
  * Callbacks run on the calling thread of wg_engine_tools / wg_engine_execute /
  * wg_engine_approve, from any number of threads at once: they must be
@@ -389,6 +390,8 @@ typedef struct wg_tool_verdict {
     char reason[WG_GATE_REASON_MAX];       /* one sentence */
     const char *shell;                     /* borrowed from args: a shell command, or NULL */
     const char *shell_key;                 /* the argument it came from, or NULL */
+    int critical;                          /* 1: never-autopass, a person at every level (a write
+                                            * to a file that runs code or to the system itself) */
 } wg_tool_verdict;
 
 /* What a provider reports while it runs a call (version 2): done so far,

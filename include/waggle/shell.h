@@ -78,6 +78,30 @@ WG_EXTERN int wg_shell_analyze(wg_shell_verdict *out, const char *cmd, size_t le
 /* "safe" | "risky" | "destructive" | "critical". Static string. */
 WG_EXTERN const char *wg_shell_class_name(wg_shell_class c);
 
+typedef enum {
+    WG_GUARDED_NONE = 0,
+    WG_GUARDED_RUNS_CODE,     /* a file some program runs later: a shell start-up file,
+                               * a git hook, cron, SSH, a coding agent's settings */
+    WG_GUARDED_SYSTEM,        /* the system itself: a vital file (/etc/passwd, /boot/...),
+                               * a raw disk, a kernel trigger (/proc/sysrq-trigger) */
+} wg_guarded_kind;
+
+/* Why writing path[0..n) must never pass without a person, from its text
+ * alone (no file system access; "..", "." and "//" are resolved in the text):
+ * a static description ("a shell start-up file", "the account database")
+ * and *kind (may be NULL), or NULL and WG_GUARDED_NONE. path is what a tool
+ * argument holds: absolute, "~/...", or relative to a directory the caller
+ * cannot see (matched as if under some directory: ".git/hooks/x" and
+ * ".bashrc" count; "etc/passwd" counts only when ".." climbs out of where it
+ * starts). NULL, empty, a NUL byte or over 4096 bytes: NULL. The same
+ * tables as the bash gate's and the hook's write rules. Pure, thread-safe. */
+WG_EXTERN const char *wg_shell_guarded_path(const char *path, size_t n, wg_guarded_kind *kind);
+
+/* 1 when a tool argument named key holds a path it writes to (or an array
+ * of them: "paths", "files"): path, file_path, filePath, file, filename,
+ * destination, dest, target, to, output, ...; else 0. NULL: 0. */
+WG_EXTERN int wg_shell_path_key(const char *key);
+
 #ifdef __cplusplus
 }
 #endif

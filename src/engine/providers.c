@@ -116,7 +116,12 @@ int wg_engine__provider_decide(wg_gate_decision *d, wg_engine *e, const engine_p
     else
         copy_reason(d, base ? "the provider could not say this tool only reads: it asks"
                             : "the provider classifies this tool as read-only", NULL);
-    if (v.shell) {
+    if (v.critical) {
+        base = 1;
+        d->critical = 1;
+        d->approval_class = WG_APPROVAL_CRITICAL;
+    }
+    if (v.shell && !v.critical) {
         /* what the upstream would run: the bash gate's model decides too */
         const wg_gate *gate = NULL;
         wg_gate_decision b;

@@ -5,6 +5,7 @@
  * several files the worst answer wins. */
 #include "hook/decide.h"
 #include "hook/paths.h"
+#include "waggle/shell.h"
 #include "waggle/error.h"
 
 #include <ctype.h>
@@ -404,31 +405,31 @@ static const json_t *shell_arg(const json_t *in)
     return NULL;
 }
 
-/* Argument keys of an MCP tool that name a file it writes (the filesystem
- * server's write_file/edit_file/move_file and their kind). */
-static const char *const mcp_path_keys[] = {
-    "path", "file_path", "filePath", "filepath", "file", "filename", "destination", "dest",
-    "target", "to", "output", "paths",
-};
-
-/* A write-verb MCP tool whose path argument names a file that runs code
- * later or the system itself decides like the agent's own Write tool would:
- * never-autopass. 1 when it did. */
+/* A write-verb MCP tool whose path argument (wg_shell_path_key) names a
+ * file that runs code later or the system itself decides like the agent's
+ * own Write tool would: never-autopass. 1 when it did. */
 static int mcp_write_target(wg_gate_decision *d, const project_dir *pd, const json_t *in, wg_autonomy level)
 {
-    for (size_t k = 0; k < sizeof mcp_path_keys / sizeof *mcp_path_keys; k++) {
-        const json_t *v = json_object_get(in, mcp_path_keys[k]);
-        size_t i, n = json_is_array(v) ? json_array_size(v) : 1;
-        for (i = 0; i < n && i < 256; i++) {
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)in, key, v) {
+        if (!wg_shell_path_key(key))
+            continue;
+        size_t n = json_is_array(v) ? json_array_size(v) : 1;
+        for (size_t i = 0; i < n && i < 256; i++) {
             const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
             char abs[WG_HOOK_PATH_MAX + 1];
-            if (!json_is_string(e) ||
-                wg_hook_path_resolve(abs, sizeof abs, pd->has_project ? pd->project : NULL,
-                                     json_string_value(e), json_string_length(e)) < 0)
+            if (!json_is_string(e))
                 continue;
-            const char *what = wg_hook_path_runs_code(abs);
-            const char *rule = "hook.write_runs_code";
-            if (!what) {
+            const char *what = NULL, *rule = "hook.write_runs_code";
+            if (wg_hook_path_resolve(abs, sizeof abs, pd->has_project ? pd->project : NULL,
+                                     json_string_value(e), json_string_length(e)) < 0) {
+                /* relative with no project dir: the text alone (core's rule) */
+                wg_guarded_kind kind;
+                what = wg_shell_guarded_path(json_string_value(e), json_string_length(e), &kind);
+                if (kind == WG_GUARDED_SYSTEM)
+                    rule = "hook.write_system_file";
+            } else if (!(what = wg_hook_path_runs_code(abs))) {
                 what = wg_hook_path_system(abs);
                 rule = "hook.write_system_file";
             }

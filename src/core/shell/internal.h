@@ -346,6 +346,10 @@ const char *sh_target_phrase(int cls);
 int sh_cwd_after_cd(const char *t, size_t n, int cls);
 
 /* ---- vital.c ---- */
+/* t[0,n) with repeated '/', '.' and '..' resolved into out (cap bytes; ".."
+ * stops at "/"): its length, or -1 (too long, or relative while cwd is not
+ * SH_CWD_ROOT). */
+long sh_path_normalize(const char *t, size_t n, int cwd, char *out, size_t cap);
 /* What vital system file path names ("the password database": /etc/passwd,
  * /etc/shadow, /boot/..., ...), or NULL. t is normalized word text of n
  * bytes; a relative path counts after `cd /` (cwd); glob: t is a pattern

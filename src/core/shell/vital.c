@@ -48,9 +48,7 @@ static const vital_row vital[] = {
     { "/System/Library/CoreServices", 1, "macOS's boot files" },
 };
 
-/* t[0,n) with repeated '/', '.' and '..' resolved into out (cap bytes): its
- * length, or -1 (too long, or not absolute). */
-static long normalize(const char *t, size_t n, int cwd, char *out, size_t cap)
+long sh_path_normalize(const char *t, size_t n, int cwd, char *out, size_t cap)
 {
     size_t k = 0, i = 0;
     if (n == 0)
@@ -93,7 +91,7 @@ const char *sh_vital_path(const char *t, size_t n, int cwd, int glob)
     char buf[512];
     if (n == 0 || memchr(t, SH_MARK, n))
         return NULL;
-    long k = normalize(t, n, cwd, buf, sizeof buf);
+    long k = sh_path_normalize(t, n, cwd, buf, sizeof buf);
     if (k <= 0)
         return NULL;
     /* a glob: the text before its first pattern byte is a prefix of the name
@@ -154,7 +152,7 @@ const char *sh_kernel_trigger_path(const char *t, size_t n, int cwd)
     char buf[512];
     if (memchr(t, SH_MARK, n))
         return NULL;
-    long k = normalize(t, n, cwd, buf, sizeof buf);
+    long k = sh_path_normalize(t, n, cwd, buf, sizeof buf);
     for (size_t r = 0; k > 0 && r < sizeof kernel_triggers / sizeof *kernel_triggers; r++)
         if (strcmp(buf, kernel_triggers[r].path) == 0)
             return kernel_triggers[r].what;

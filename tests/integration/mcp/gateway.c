@@ -135,6 +135,28 @@ Test(gateway, lists_runs_and_gates)
     cr_expect(o.decision.critical);
     wg_engine_outcome_clear(&o);
 
+    /* a tool that may write, given a path to a file that runs code or to the
+     * system itself: never-autopass, nothing runs at yolo */
+    static const char *const guarded[] = {
+        "{\"a\":1,\"path\":\"~/.bashrc\"}", "{\"a\":1,\"destination\":\"/root/.ssh/authorized_keys\"}",
+        "{\"a\":1,\"paths\":[\"ok.txt\",\".git/hooks/pre-push\"]}", "{\"a\":1,\"path\":\"/etc/../etc/passwd\"}",
+        "{\"a\":1,\"file_path\":\"/dev/sda\"}",
+    };
+    for (size_t i = 0; i < sizeof guarded / sizeof *guarded; i++) {
+        cr_assert_eq(exec(e, "fx__add", guarded[i], WG_AUTONOMY_YOLO, &o), 0);
+        cr_expect_eq(o.status, WG_ENGINE_PENDING, "%s", guarded[i]);
+        cr_expect(o.decision.critical, "%s", guarded[i]);
+        cr_expect(!strncmp(o.decision.rule, "gateway.write_", 14), "%s: %s", guarded[i], o.decision.rule);
+        wg_engine_outcome_clear(&o);
+    }
+    /* an ordinary path runs at yolo; a read-only tool's path is not a write */
+    cr_assert_eq(exec(e, "fx__add", "{\"a\":1,\"b\":2,\"path\":\"notes/today.md\"}", WG_AUTONOMY_YOLO, &o), 0);
+    cr_expect_eq(o.status, WG_ENGINE_RAN);
+    wg_engine_outcome_clear(&o);
+    cr_assert_eq(exec(e, "fx__echo", "{\"text\":\"x\",\"path\":\"~/.bashrc\"}", WG_AUTONOMY_NORMAL, &o), 0);
+    cr_expect_eq(o.status, WG_ENGINE_RAN);
+    wg_engine_outcome_clear(&o);
+
     /* the env tool (unknown verb: asks) at yolo shows the vault value reached the child */
     cr_assert_eq(exec(e, "fx__env", "{\"name\":\"GW_TOKEN\"}", WG_AUTONOMY_YOLO, &o), 0);
     cr_expect_eq(o.status, WG_ENGINE_RAN);

@@ -102,6 +102,15 @@ WG_EXTERN const char *wg_shell_guarded_path(const char *path, size_t n, wg_guard
  * destination, dest, target, to, output, ...; else 0. NULL: 0. */
 WG_EXTERN int wg_shell_path_key(const char *key);
 
+/* Calls fn(ud, key, path, n) for each path a tool's arguments hold under a
+ * path key (wg_shell_path_key): a string, or the strings of an array (the
+ * first WG_SHELL_PATHS_PER_KEY), in the object's order, until fn returns
+ * non-zero; returns that value, or 0. args is a json_t * object (void *
+ * keeps jansson out of this header); anything else: 0. */
+#define WG_SHELL_PATHS_PER_KEY 256
+typedef int (*wg_shell_path_fn)(void *ud, const char *key, const char *path, size_t n);
+WG_EXTERN int wg_shell_each_path_arg(const void *args, wg_shell_path_fn fn, void *ud);
+
 #ifdef __cplusplus
 }
 #endif

@@ -405,42 +405,36 @@ static const json_t *shell_arg(const json_t *in)
     return NULL;
 }
 
-/* A write-verb MCP tool whose path argument (wg_shell_path_key) names a
- * file that runs code later or the system itself decides like the agent's
- * own Write tool would: never-autopass. 1 when it did. */
-static int mcp_write_target(wg_gate_decision *d, const project_dir *pd, const json_t *in, wg_autonomy level)
+/* One path argument of a write-verb MCP tool: 1 (and the decision made)
+ * when it names a file that runs code later or the system itself, as the
+ * agent's own Write tool would decide it (never-autopass). */
+typedef struct {
+    wg_gate_decision *d;
+    const project_dir *pd;
+    wg_autonomy level;
+} mcp_target;
+
+static int mcp_write_target(void *ud, const char *key, const char *path, size_t n)
 {
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)in, key, v) {
-        if (!wg_shell_path_key(key))
-            continue;
-        size_t n = json_is_array(v) ? json_array_size(v) : 1;
-        for (size_t i = 0; i < n && i < 256; i++) {
-            const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-            char abs[WG_HOOK_PATH_MAX + 1];
-            if (!json_is_string(e))
-                continue;
-            const char *what = NULL, *rule = "hook.write_runs_code";
-            if (wg_hook_path_resolve(abs, sizeof abs, pd->has_project ? pd->project : NULL,
-                                     json_string_value(e), json_string_length(e)) < 0) {
-                /* relative with no project dir: the text alone (core's rule) */
-                wg_guarded_kind kind;
-                what = wg_shell_guarded_path(json_string_value(e), json_string_length(e), &kind);
-                if (kind == WG_GUARDED_SYSTEM)
-                    rule = "hook.write_system_file";
-            } else if (!(what = wg_hook_path_runs_code(abs))) {
-                what = wg_hook_path_system(abs);
-                rule = "hook.write_system_file";
-            }
-            if (what) {
-                made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, rule);
-                set_reason(d, "the MCP tool writes to ", what, ": never without a look");
-                return 1;
-            }
-        }
+    (void)key;
+    mcp_target *t = ud;
+    char abs[WG_HOOK_PATH_MAX + 1];
+    const char *what, *rule = "hook.write_runs_code";
+    if (wg_hook_path_resolve(abs, sizeof abs, t->pd->has_project ? t->pd->project : NULL, path, n) < 0) {
+        /* relative with no project dir: the text alone (core's rule) */
+        wg_guarded_kind kind;
+        what = wg_shell_guarded_path(path, n, &kind);
+        if (kind == WG_GUARDED_SYSTEM)
+            rule = "hook.write_system_file";
+    } else if (!(what = wg_hook_path_runs_code(abs))) {
+        what = wg_hook_path_system(abs);
+        rule = "hook.write_system_file";
     }
-    return 0;
+    if (!what)
+        return 0;
+    made(t->d, t->level, 1, 1, WG_APPROVAL_CRITICAL, 0, rule);
+    set_reason(t->d, "the MCP tool writes to ", what, ": never without a look");
+    return 1;
 }
 
 static void decide_mcp(wg_gate_decision *d, const wg_gate *g, const char *server,
@@ -471,7 +465,8 @@ static void decide_mcp(wg_gate_decision *d, const wg_gate *g, const char *server
     if (writes && json_is_object(in)) {
         project_dir pd;
         project_open(&pd, cwd);
-        if (mcp_write_target(d, &pd, in, level))
+        mcp_target t = { d, &pd, level };
+        if (wg_shell_each_path_arg(in, mcp_write_target, &t))
             return;
     }
     snprintf(name, sizeof name, "connector_%s_%s", srv, act);

@@ -43,30 +43,25 @@ static int p_list(void *ctx, json_t **out)
 /* A tool that may write, given a path (wg_shell_path_key) to a file that
  * runs code later or to the system itself (wg_shell_guarded_path): the
  * verdict becomes never-autopass, as the same write by a shell command or
- * the agent's own Write tool would be. */
-static void guarded_target(wg_tool_verdict *out, const char *server, const char *tool, const json_t *args)
+ * the agent's own Write tool would be. Returns 1 when it did. */
+typedef struct {
+    wg_tool_verdict *out;
+    const char *server, *tool;
+} guard_ctx;
+
+static int guarded_target(void *ud, const char *key, const char *path, size_t n)
 {
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)args, key, v) {
-        if (!wg_shell_path_key(key))
-            continue;
-        size_t n = json_is_array(v) ? json_array_size(v) : 1;
-        for (size_t i = 0; i < n && i < 256; i++) {
-            const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-            wg_guarded_kind kind;
-            const char *what = json_is_string(e)
-                ? wg_shell_guarded_path(json_string_value(e), json_string_length(e), &kind) : NULL;
-            if (!what)
-                continue;
-            out->risk = WG_RISK_HIGH;
-            out->critical = 1;
-            out->rule = kind == WG_GUARDED_SYSTEM ? "gateway.write_system_file" : "gateway.write_runs_code";
-            snprintf(out->reason, sizeof out->reason, "%s__%s: its argument \"%.40s\" names %s: never "
-                     "without a look", server, tool, key, what);
-            return;
-        }
-    }
+    guard_ctx *g = ud;
+    wg_guarded_kind kind;
+    const char *what = wg_shell_guarded_path(path, n, &kind);
+    if (!what)
+        return 0;
+    g->out->risk = WG_RISK_HIGH;
+    g->out->critical = 1;
+    g->out->rule = kind == WG_GUARDED_SYSTEM ? "gateway.write_system_file" : "gateway.write_runs_code";
+    snprintf(g->out->reason, sizeof g->out->reason, "%s__%s: its argument \"%.40s\" names %s: never "
+             "without a look", g->server, g->tool, key, what);
+    return 1;
 }
 
 static int p_classify(void *ctx, const char *tool, const json_t *args, wg_tool_verdict *out)
@@ -91,8 +86,9 @@ static int p_classify(void *ctx, const char *tool, const json_t *args, wg_tool_v
     out->rule = v.rule;
     snprintf(out->reason, sizeof out->reason, "%s__%s: %s", s->name, tool, v.reason);
     out->shell = wg_mcp__gw_shell_arg(args, &out->shell_key);
+    guard_ctx gc = { out, s->name, tool };
     if (v.cls != WG_GW_READ)
-        guarded_target(out, s->name, tool, args);
+        (void)wg_shell_each_path_arg(args, guarded_target, &gc);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "core/shell/internal.h"
 #include "waggle/shell.h"
 
+#include <jansson.h>
 #include <string.h>
 
 #define GUARDED_PATH_MAX 4096
@@ -84,5 +85,25 @@ int wg_shell_path_key(const char *key)
     for (size_t i = 0; key && i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
             return 1;
+    return 0;
+}
+
+int wg_shell_each_path_arg(const void *args, wg_shell_path_fn fn, void *ud)
+{
+    const char *key;
+    json_t *v;
+    if (!json_is_object((const json_t *)args) || !fn)
+        return 0;
+    json_object_foreach((json_t *)args, key, v) {
+        if (!wg_shell_path_key(key))
+            continue;
+        size_t n = json_is_array(v) ? json_array_size(v) : 1;
+        for (size_t i = 0; i < n && i < WG_SHELL_PATHS_PER_KEY; i++) {
+            const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
+            int rc = json_is_string(e) ? fn(ud, key, json_string_value(e), json_string_length(e)) : 0;
+            if (rc)
+                return rc;
+        }
+    }
     return 0;
 }

@@ -2,6 +2,9 @@
  * (include/waggle/shell.h): the paths no tool writes without a person,
  * told from a tool argument's text (the MCP gateway's upstream tools). */
 #include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "waggle/shell.h"
@@ -74,4 +77,36 @@ Test(shell_guarded, path_keys)
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         cr_expect(!wg_shell_path_key(no[i]), "%s", no[i]);
     cr_expect(!wg_shell_path_key(NULL));
+}
+
+static int collect(void *ud, const char *key, const char *path, size_t n)
+{
+    char *buf = ud;                     /* 512 bytes; what does not fit is dropped */
+    size_t k = strlen(buf);
+    if (k < 511)
+        snprintf(buf + k, 512 - k, "%s=%.*s;", key, (int)n, path);
+    return strcmp(path, "stop") == 0 ? 7 : 0;
+}
+
+Test(shell_guarded, each_path_argument_in_order_arrays_included)
+{
+    char buf[512] = "";
+    json_t *a = json_loads("{\"content\":\"/etc/passwd\",\"path\":\"a\",\"paths\":[\"b\",3,\"c\"],"
+                           "\"destination\":{\"x\":1},\"file\":\"stop\",\"to\":\"never\"}", 0, NULL);
+    cr_assert_not_null(a);
+    cr_expect_eq(wg_shell_each_path_arg(a, collect, buf), 7);
+    cr_expect_str_eq(buf, "path=a;paths=b;paths=c;file=stop;");
+    json_decref(a);
+    json_t *arr = json_loads("[\"/etc/passwd\"]", 0, NULL);
+    cr_expect_eq(wg_shell_each_path_arg(arr, collect, buf), 0);    /* not an object */
+    cr_expect_eq(wg_shell_each_path_arg(NULL, collect, buf), 0);
+    json_decref(arr);
+    /* a huge array: only the first WG_SHELL_PATHS_PER_KEY are read */
+    json_t *big = json_object(), *list = json_array();
+    for (int i = 0; i < 10000; i++)
+        json_array_append_new(list, json_string(i == 9000 ? "stop" : "x"));
+    json_object_set_new(big, "paths", list);
+    buf[0] = '\0';
+    cr_expect_eq(wg_shell_each_path_arg(big, collect, buf), 0);     /* "stop" is item 9000 */
+    json_decref(big);
 }

@@ -291,6 +291,27 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
         sh_verdict(cx, WG_SHELL_RISKY, "bash.git", "git ", sub, " creates a ref", v->via);
 }
 
+/* git --config-env=KEY=VAR: KEY takes the value of the environment
+ * variable VAR. A value the model knows (X='...' git --config-env=...) is
+ * read like -c's; one it cannot see is text nobody reads here, unless KEY
+ * cannot run anything (user.*, color.*, init.*). */
+static void config_env(sh_ctx *cx, const sh_view *v, const char *spec)
+{
+    static const char *const inert[] = { "user.", "color.", "init.", "i18n.", "log.", "column." };
+    const char *eq = strchr(spec, '=');
+    const char *val;
+    uint32_t vlen;
+    if (eq && sh_var_value(cx, eq + 1, strlen(eq + 1), &val, &vlen)) {
+        const char *cmd = vlen && val[0] == '!' ? val + 1 : val;
+        sh_run_script(cx, cmd, vlen - (uint32_t)(cmd - val), "inside git --config-env");
+        return;
+    }
+    for (size_t k = 0; k < sizeof inert / sizeof *inert; k++)
+        if (strncasecmp(spec, inert[k], strlen(inert[k])) == 0)
+            return;
+    sh_unseen(cx, v, "git --config-env", " sets configuration from an environment variable it cannot see");
+}
+
 /* strcmp's order without the library call (the subcommand search runs on
  * every git command). */
 static int order(const char *a, const char *b)
@@ -333,7 +354,10 @@ void sh_rule_git(sh_ctx *cx, const sh_view *v, const sh_program *p)
                     sh_unseen(cx, v, "git -c", " sets configuration it cannot see");
                 }
             }
-            j += t[1] == 'c' ? 2 : 1;
+            int sep = strcmp(t, "--config-env") == 0;
+            if (sep || strncmp(t, "--config-env=", 13) == 0)
+                config_env(cx, v, sep ? (j + 1 < v->end ? W(j + 1) : "") : t + 13);
+            j += t[1] == 'c' || sep ? 2 : 1;
             continue;
         }
         j += (strcmp(t, "-C") == 0 || strcmp(t, "--git-dir") == 0 ||

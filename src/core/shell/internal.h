@@ -399,6 +399,10 @@ void sh_loop_command(sh_ctx *cx, const sh_cmd *c, const char *via);
  * a never-autopass command among them makes the call never-autopass; any
  * lesser finding is dropped (the program may treat them as data). */
 void sh_probe_args(sh_ctx *cx, const sh_view *v, int from);
+/* The same for one text an option runs as a command (less +!CMD, sed's e
+ * CMD; leading '+', '!', ':' are skipped): only a never-autopass finding
+ * is kept. */
+void sh_probe_text(sh_ctx *cx, const char *s, size_t n);
 /* 1 when the command is PROGRAM --version (or -V, -v, version, --help, ...). */
 int sh_version_query(const sh_view *v);
 

@@ -59,12 +59,11 @@ static int harmful_program(const sh_view *v, int j)
     return p->cls != SH_P_PRIV || j + 1 < v->end;
 }
 
-void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
+/* The words from `from` on: scripts in string arguments and option values,
+ * harmful programs named as words. */
+static void probe_words(sh_ctx *cx, const sh_view *v, int from)
 {
-    if (cx->out->cls == WG_SHELL_CRITICAL || cx->probes >= SH_MAX_PROBE_RUNS)
-        return;
-    wg_shell_verdict keep = *cx->out;
-    int cwd = cx->cwd, starts = 0;
+    int starts = 0;
     const sh_cmd *c = v->c;
     for (int j = from; j < v->end && cx->out->cls < WG_SHELL_CRITICAL; j++) {
         if (cx->probes >= SH_MAX_PROBE_RUNS)
@@ -79,6 +78,8 @@ void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
                 continue;
             n -= (size_t)(eq + 1 - t);
             t = eq + 1;                 /* --command='sudo id' */
+            if (n > 5 && memcmp(t, "exec=", 5) == 0)
+                t += 5, n -= 5;         /* tar --checkpoint-action=exec='sudo id' */
             if (scriptish(t, n) || sh_program_lookup(t, n))
                 probe_text(cx, t, n);
             continue;
@@ -96,6 +97,29 @@ void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
             sh_analyze_view(cx, &sub);
         }
     }
+}
+
+void sh_probe_text(sh_ctx *cx, const char *s, size_t n)
+{
+    if (cx->out->cls == WG_SHELL_CRITICAL || cx->probes >= SH_MAX_PROBE_RUNS)
+        return;
+    wg_shell_verdict keep = *cx->out;
+    int cwd = cx->cwd;
+    probe_text(cx, s, n);
+    if (cx->out->cls < WG_SHELL_CRITICAL) {
+        *cx->out = keep;
+        cx->cwd = cwd;
+    }
+}
+
+void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
+{
+    if (cx->out->cls == WG_SHELL_CRITICAL || cx->probes >= SH_MAX_PROBE_RUNS)
+        return;
+    wg_shell_verdict keep = *cx->out;
+    int cwd = cx->cwd;
+    const sh_cmd *c = v->c;
+    probe_words(cx, v, from);
     /* its input: at now <<< 'rm -rf ~', echo 'sudo id' | batch */
     for (int k = 0; k < c->nr && cx->out->cls < WG_SHELL_CRITICAL && cx->probes < SH_MAX_PROBE_RUNS; k++) {
         const sh_redir *r = &c->r[k];

@@ -331,6 +331,7 @@ static const sh_program programs[] = {
     R("npm", RULE, sh_rule_pkg, NULL),
     R("nproc", SAFE, NULL, NULL),
     R("npx", RULE, sh_rule_launcher, NULL),
+    R("nsenter", PRIV, sh_rule_priv, NULL),   /* enters another process's namespaces: pid 1's is the host */
     R("nslookup", CHECK, sh_rule_net_query, NULL),
     R("nsudo", PRIV, sh_rule_priv, NULL),
     R("nu", SHELL, sh_rule_shell, "inside nu -c"),

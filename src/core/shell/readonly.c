@@ -149,9 +149,32 @@ void sh_rule_fd(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 /* sed script: addresses and the commands p P = l q Q d D n N g G h H x z F
  * y a i c b t T : { } #, and s with flags g p i I m M digits. e w W r R and
- * the s flags e and w are refused. */
+ * the s flags e and w are refused; an e command's text (`1e CMD`) is then
+ * *run (to the end of its line), else *run is NULL. */
+static int sed_script_ok_run(const char *s, const char **run, size_t *run_len);
+
 static int sed_script_ok(const char *s)
 {
+    const char *run;
+    size_t len;
+    return sed_script_ok_run(s, &run, &len);
+}
+
+/* A sed script the rule refused: when it has an e command, the command it
+ * runs is probed (sed -n '1e sudo reboot' is never-autopass). */
+static void sed_refused(sh_ctx *cx, const sh_view *v, const sh_program *p, const char *sc)
+{
+    const char *run;
+    size_t len;
+    sh_unsafe_opt(cx, v, p, "a script that can write or run commands");
+    if (!sed_script_ok_run(sc, &run, &len) && run)
+        sh_probe_text(cx, run, len);
+}
+
+static int sed_script_ok_run(const char *s, const char **run, size_t *run_len)
+{
+    *run = NULL;
+    *run_len = 0;
     size_t i = 0, n = strlen(s);
     while (i < n) {
         while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == ';'))
@@ -202,6 +225,16 @@ static int sed_script_ok(const char *s)
             while (i < n && s[i] != '\n' && (cmd == 'a' || cmd == 'i' || cmd == 'c' || cmd == '#' || s[i] != ';'))
                 i++;
             continue;
+        }
+        if (cmd == 'e') {
+            while (i < n && (s[i] == ' ' || s[i] == '\t'))
+                i++;
+            size_t e = i;
+            while (e < n && s[e] != '\n')
+                e++;
+            *run = s + i;
+            *run_len = e - i;
+            return 0;
         }
         if (cmd == 's' || cmd == 'y') {
             if (i >= n)
@@ -282,7 +315,7 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
                     j++;
                 script_given = 1;
                 if (!sed_script_ok(sc)) {
-                    sh_unsafe_opt(cx, v, p, "a script that can write or run commands");
+                    sed_refused(cx, v, p, sc);
                     return;
                 }
             }
@@ -307,7 +340,7 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
                     if (t[k] == 'e') {
                         script_given = 1;
                         if (!sed_script_ok(sc)) {
-                            sh_unsafe_opt(cx, v, p, "a script that can write or run commands");
+                            sed_refused(cx, v, p, sc);
                             return;
                         }
                     }
@@ -319,7 +352,7 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
         if (!script_given) {
             script_given = 1;
             if (!sed_script_ok(t)) {
-                sh_unsafe_opt(cx, v, p, "a script that can write or run commands");
+                sed_refused(cx, v, p, t);
                 return;
             }
         }
@@ -637,6 +670,8 @@ void sh_rule_pager(sh_ctx *cx, const sh_view *v, const sh_program *p)
             break;
         if (t[0] == '+' && !pager_cmd_reads(t)) {
             sh_unsafe_opt(cx, v, p, "a start-up command that may run a shell or write a file (+CMD)");
+            if (!(FL(j) & SH_W_OPAQUE))
+                sh_probe_text(cx, t, v->c->w[j].len);   /* +!CMD, +'!sudo reboot' */
             return;
         }
         if (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "oOk")) {

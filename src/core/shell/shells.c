@@ -189,6 +189,10 @@ void sh_rule_source(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_unseen(cx, v, p->name, " runs commands piped in from another program");
         return;
     }
+    if (sh_is_stdin_path(W(j)) || strcmp(W(j), "-") == 0) {
+        shell_stdin(cx, v, p);          /* source /dev/stdin <<< 'CMD', a here-doc */
+        return;
+    }
     if (sh_run_written(cx, v, W(j), v->c->w[j].len))
         return;
     sh_verdict(cx, WG_SHELL_RISKY, "bash.runs_script", p->name,

@@ -47,6 +47,17 @@ static const secret_row anywhere_rows[] = {
     { AT_ANYWHERE,     "/etc/gshadow", 12,          "the system password hashes" },
     { AT_ANYWHERE,     "/serviceaccount/", 16,      "a Kubernetes service account token" },
     { AT_ANYWHERE,     "/secrets/", 9,              "a secrets directory (Docker, Kubernetes)" },
+    { AT_ANYWHERE,     "/.cargo/credentials", 19,   "a crates.io token" },
+    { AT_ANYWHERE,     "/.m2/settings.xml", 17,     "Maven repository passwords" },
+    { AT_ANYWHERE,     "/.m2/settings-security.xml", 26, "Maven's master password" },
+    { AT_ANYWHERE,     "/.gradle/gradle.properties", 26, "Gradle signing keys and repository tokens" },
+    { AT_ANYWHERE,     "/.config/hub", 12,          "a GitHub token (hub)" },
+    { AT_ANYWHERE,     "/keyrings/", 10,            "a desktop keyring (saved passwords)" },
+    { AT_ANYWHERE,     "/Keychains/", 11,           "a macOS keychain (saved passwords)" },
+    { AT_ANYWHERE,     "/.password-store/", 17,     "a pass password store" },
+    { AT_ANYWHERE,     "/Login Data", 11,           "a browser's saved passwords" },
+    { AT_ANYWHERE,     "/logins.json", 12,          "a browser's saved passwords" },
+    { AT_ANYWHERE,     "/key4.db", 8,               "a browser's password key" },
 };
 /* Basenames, exact or prefix (first byte in NAME_FIRST_BYTES). */
 static const secret_row name_rows[] = {
@@ -57,6 +68,7 @@ static const secret_row name_rows[] = {
     { BASENAME_IS,     ".envrc", 6,                "an environment file with secrets" },
     { BASENAME_IS,     ".git-credentials", 16,      "stored git credentials" },
     { BASENAME_IS,     ".history", 8,              "shell history (typed passwords and tokens)" },
+    { BASENAME_IS,     ".htpasswd", 9,             "web server password hashes" },
     { BASENAME_IS,     ".my.cnf", 7,               "stored MySQL passwords" },
     { BASENAME_IS,     ".mysql_history", 14,        "database history" },
     { BASENAME_IS,     ".netrc", 6,                "stored login passwords" },
@@ -87,18 +99,20 @@ static const secret_row name_rows[] = {
     { BASENAME_PREFIX, "secrets.", 8,              "a secrets file" },
     { BASENAME_PREFIX, "service-account", 15,       "a cloud service-account key" },
     { BASENAME_IS,     "vault.key", 9,             "a vault key" },
+    { BASENAME_IS,     "wp-config.php", 13,         "WordPress's database password and keys" },
 };
 /* [first byte] = { first row, one past the last row } of name_rows (sorted
  * by first byte; sh_secret_table_ok checks it). */
 static const struct { uint8_t lo, hi; } name_first[128] = {
-    ['.'] = { 0, 20 },
-    ['a'] = { 20, 24 },
-    ['c'] = { 24, 27 },
-    ['i'] = { 27, 31 },
-    ['m'] = { 31, 33 },
-    ['r'] = { 33, 34 },
-    ['s'] = { 34, 36 },
-    ['v'] = { 36, 37 },
+    ['.'] = { 0, 21 },
+    ['a'] = { 21, 25 },
+    ['c'] = { 25, 28 },
+    ['i'] = { 28, 32 },
+    ['m'] = { 32, 34 },
+    ['r'] = { 34, 35 },
+    ['s'] = { 35, 37 },
+    ['v'] = { 37, 38 },
+    ['w'] = { 38, 39 },
 };
 /* Basename suffixes (last byte in SUFFIX_LAST_BYTES). */
 static const secret_row suffix_rows[] = {
@@ -116,7 +130,7 @@ static const secret_row suffix_rows[] = {
 /* The first bytes of every BASENAME_IS / BASENAME_PREFIX needle above; a
  * basename starting with anything else skips those rows (checked by the
  * assert in sh_secret_path whenever a row is tried). */
-#define NAME_FIRST_BYTES ".ivacsmar"
+#define NAME_FIRST_BYTES ".acimrsvw"
 /* The last bytes of every BASENAME_SUFFIX needle. */
 #define SUFFIX_LAST_BYTES "ymp2xen"
 
@@ -175,6 +189,14 @@ static int is_public(const char *base, size_t bn)
     return in_list(base, public_names) || (bn > 4 && memcmp(base + bn - 4, ".pub", 4) == 0);
 }
 
+/* The second byte of every anywhere needle ("/.ssh/" -> '.'): a path
+ * segment starting with anything else skips the table (sh_secret_table_ok
+ * checks it). */
+static int anywhere_first(char c)
+{
+    return c == '.' || c == 'e' || c == 's' || c == 'k' || c == 'K' || c == 'l' || c == 'L';
+}
+
 /* The first path row found in t: its needle ("/.ssh/") after a '/' of t,
  * its tail (".ssh/") at the start of a relative t, or a needle's directory
  * ending t ("~/.ssh"). Each segment start of t is compared once per row,
@@ -184,7 +206,7 @@ static const secret_row *anywhere_match(const char *t, size_t n)
     for (size_t s = 0; s < n; s++) {
         if (s > 0 && t[s - 1] != '/')
             continue;
-        if (t[s] != '.' && t[s] != 'e' && t[s] != 's')
+        if (!anywhere_first(t[s]))
             continue;
         size_t left = n - s;
         for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
@@ -210,7 +232,7 @@ const char *sh_secret_path(const char *t, size_t n)
     for (size_t i = 0; i + 1 < n; i++)
         if (t[i] == '/') {
             base = t + i + 1;
-            pathy |= t[i + 1] == '.' || t[i + 1] == 'e' || t[i + 1] == 's';
+            pathy |= anywhere_first(t[i + 1]);
         }
     if (t[n - 1] == '/')
         base = t + n;
@@ -274,9 +296,9 @@ int sh_secret_table_ok(void)
     }
     for (size_t i = 0; i < sizeof anywhere_rows / sizeof anywhere_rows[0]; i++) {
         const char *nd = anywhere_rows[i].needle;
-        /* a path row is tried only for words with "/.", "/e" or "/s" (or ".x" first) */
+        /* a path row is tried only for segments anywhere_first accepts */
         if (anywhere_rows[i].at != AT_ANYWHERE || nd[0] != '/' ||
-            (nd[1] != '.' && nd[1] != 'e' && nd[1] != 's'))
+            !anywhere_first(nd[1]))
             return 0;
     }
     return 1;

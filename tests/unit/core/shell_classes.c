@@ -832,3 +832,21 @@ Test(shell_classes, commands_run_by_options_stdin_sources_and_config_env)
     shellt_expect("source /dev/stdin <<< 'ls'", SAFE, NULL);
     shellt_expect("git --config-env=user.name=GIT_USER log", RISKY, "bash.git_config_override");
 }
+
+/* Credential stores of build tools, desktops and browsers (held-out probe). */
+Test(shell_classes, more_credential_stores_are_secrets)
+{
+    static const char *const reads[] = {
+        "cat ~/.cargo/credentials.toml", "cat ~/.m2/settings.xml", "cat ~/.gradle/gradle.properties",
+        "cat ~/.config/hub", "strings ~/.local/share/keyrings/login.keyring",
+        "cat ~/Library/Keychains/login.keychain-db", "cat ~/.password-store/x.gpg", "cat .htpasswd",
+        "cat wp-config.php", "sqlite3 \"$HOME/Library/Application Support/Google/Chrome/Default/Login Data\" .dump",
+        "cat ~/.mozilla/firefox/p.default/logins.json", "xxd ~/.mozilla/firefox/p/key4.db",
+    };
+    for (size_t i = 0; i < sizeof reads / sizeof *reads; i++)
+        shellt_expect(reads[i], RISKY, "bash.reads_secret");
+    shellt_expect("ls ~/.password-store", SAFE, NULL);
+    shellt_expect("cat gradle.properties", SAFE, NULL);
+    shellt_expect("cat docs/keyrings.md", SAFE, NULL);
+    shellt_expect("cat src/login.js", SAFE, NULL);
+}

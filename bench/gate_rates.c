@@ -11,7 +11,7 @@
 
 static const char *const default_files[] = {
     "attack.jsonl", "attack_gate5.jsonl", "attack_gate6.jsonl", "attack_gate6b.jsonl",
-    "attack_gate7.jsonl", "attack_gate7b.jsonl", "model_never_autopass.jsonl", "model_dangerous_normal.jsonl",
+    "attack_gate7.jsonl", "attack_gate7b.jsonl", "attack_gate8.jsonl", "model_never_autopass.jsonl", "model_dangerous_normal.jsonl",
     "model_readonly_normal.jsonl", "destructive.jsonl", "readonly.txt",
 };
 

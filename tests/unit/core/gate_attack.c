@@ -94,6 +94,14 @@ Test(gate_attack, gate7b_corpus)
     rates("attack_gate7b.jsonl", attack_max, 100);
 }
 
+/* the lead's held-out probes of the session after redteam2 (disguises,
+ * shell syntax, system tools, credential stores, agent-session reads),
+ * each run once on main before the rules it found were written */
+Test(gate_attack, gate8_corpus)
+{
+    rates("attack_gate8.jsonl", attack_max, 700);
+}
+
 Test(gate_attack, older_corpora)
 {
     rates("model_never_autopass.jsonl", older_max, 200);

@@ -1114,6 +1114,8 @@ const char *sh_signal_scan_counted(const char *s, size_t n, int shell_text, uint
 void sh_coarse_scan(sh_ctx *cx, const char *s, size_t n)
 {
     const char *crit = sh_signal_scan_counted(s, n, 1, &cx->steps);
+    if (!crit)
+        crit = sh_win_scan(s, n);       /* PowerShell typed as bash: gci C:\ -r | % { $_.Delete() } */
     if (crit)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.unparsed_signal",
                    "cannot be parsed and ", crit, NULL, NULL);

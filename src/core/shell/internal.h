@@ -341,6 +341,11 @@ int sh_is_drive_root(const char *t, size_t n);
  * C:\\Users, %WINDIR%, SH_T_HOME for %USERPROFILE%, $env:USERPROFILE,
  * C:\\Users\\NAME), or 0. Raw or normalized text. */
 int sh_is_windows_critical(const char *t, size_t n);
+/* A token scan of cmd.exe or PowerShell text s[0,n) for the never-autopass
+ * commands (drive-root deletes, Get-ChildItem -Recurse piped into a
+ * deleter, format, Run keys, Administrators group, iex of downloads): what
+ * it does in words, or NULL (windows.c). */
+const char *sh_win_scan(const char *s, size_t n);
 const char *sh_target_phrase(int cls);
 /* The cwd class after `cd t` when t is of class cls = SH_T_SYSTEM, else -1. */
 int sh_cwd_after_cd(const char *t, size_t n, int cls);

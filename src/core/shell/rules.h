@@ -41,6 +41,7 @@ void sh_rule_rmtree(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_tar(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_unzip(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_win_admin(sh_ctx *cx, const sh_view *v, const sh_program *p);
+void sh_rule_net(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_envdump(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_chmod(sh_ctx *cx, const sh_view *v, const sh_program *p);
 void sh_rule_mv(sh_ctx *cx, const sh_view *v, const sh_program *p);

@@ -392,6 +392,15 @@ int sh_is_windows_critical(const char *t, size_t n)
                     r++, rest--;
                 return drive_folder(r, rest);       /* %SystemDrive%\Users */
             }
+            if (strstr(win_vars[i].name, "windir") || strstr(win_vars[i].name, "systemroot")) {
+                /* %SystemRoot%\System32 (or %SystemRoot%System32 once bash
+                 * ate the backslash): one folder below, as C:\Windows\X */
+                while (rest > 0 && is_sep(*r))
+                    r++, rest--;
+                size_t c = comp_len(r, rest);
+                if (c > 0 && !memchr(r, '*', c) && c + skip_tail(r + c, rest - c) == rest)
+                    return SH_T_SYSTEM;
+            }
             return 0;
         }
         return 0;

@@ -131,22 +131,33 @@ void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 /* A crude scan of cmd.exe / PowerShell text: the POSIX model does not apply,
  * so the known never-autopass commands are looked for token by token. */
-static const char *win_scan(const char *s, size_t n)
+const char *sh_win_scan(const char *s, size_t n)
 {
     char tok[8][128];
-    int nt = 0, piped = 0;
+    int nt = 0, piped = 0, prev_rec = 0, prev_root = 0;
     size_t i = 0;
     const char *crit = NULL;
     while (i <= n && !crit) {
         int end_seg = i == n || s[i] == ';' || s[i] == '&' || s[i] == '|' || s[i] == '\n';
         if (end_seg || nt == 8) {
+            /* cmd /c, powershell -Command ..., and what runs the rest:
+             * call %x%, %COMSPEC% /c, cmd /c powershell -c */
             int f = 0;
-            while (f < nt && (tok[f][0] == '/' || tok[f][0] == '-'))
-                f++;                    /* cmd /c, powershell -Command ... */
+            for (;;) {
+                while (f < nt && (tok[f][0] == '/' || tok[f][0] == '-'))
+                    f++;
+                if (f + 1 < nt && (strcmp(tok[f], "call") == 0 || strcmp(tok[f], "%comspec%") == 0 ||
+                                   strcmp(tok[f], "cmd") == 0 || strcmp(tok[f], "powershell") == 0 ||
+                                   strcmp(tok[f], "pwsh") == 0)) {
+                    f++;
+                    continue;
+                }
+                break;
+            }
             if (f < nt) {
                 const char *cmd = tok[f];
                 int rec = 0, root = 0, reg = 0, del = 0;
-                int fetch = 0, runas = 0, runkey = 0, create = 0;
+                int fetch = 0, runas = 0, runkey = 0, create = 0, admins = 0, adds = 0, dotdel = 0, yes = 0;
                 int deleter = strcmp(cmd, "rd") == 0 || strcmp(cmd, "rmdir") == 0 || strcmp(cmd, "rm") == 0 ||
                               strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0 ||
                               strcmp(cmd, "del") == 0 || strcmp(cmd, "erase") == 0;
@@ -185,11 +196,27 @@ static const char *win_scan(const char *s, size_t n)
                     reg |= strncmp(tok[k], "hklm", 4) == 0 || strncmp(tok[k], "hkcu", 4) == 0 ||
                            strncmp(tok[k], "registry::", 10) == 0;
                     del |= strcmp(tok[k], "delete") == 0;
+                    admins |= strcmp(tok[k], "administrators") == 0;
+                    adds |= strcmp(tok[k], "/add") == 0;
+                    dotdel |= strstr(tok[k], ".delete") != NULL;    /* ForEach-Object { $_.Delete() } */
+                    yes |= strcmp(tok[k], "$true") == 0 || strcmp(tok[k], ",$true") == 0;
                 }
+                int dotnet_rmtree = strstr(cmd, "directory]::delete") != NULL;   /* [IO.Directory]::Delete(p, $true) */
+                size_t cl = strlen(cmd);
                 if ((strcmp(cmd, "rd") == 0 || strcmp(cmd, "rmdir") == 0 || strcmp(cmd, "rm") == 0 ||
                      strcmp(cmd, "remove-item") == 0 || strcmp(cmd, "ri") == 0 || strcmp(cmd, "del") == 0) &&
                     rec && (root || piped))
                     crit = "deletes a drive root";
+                else if (piped && prev_root && prev_rec &&
+                         (deleter || ((strcmp(cmd, "foreach-object") == 0 || strcmp(cmd, "%") == 0) && dotdel)))
+                    crit = "deletes a drive root";  /* Get-ChildItem C:\ -Recurse | Remove-Item */
+                else if (dotnet_rmtree && root && yes)
+                    crit = "deletes a drive root";
+                else if (cl > 2 && cmd[0] == '%' && cmd[cl - 1] == '%' && nt > f + 1)
+                    crit = "runs a program hidden in a variable (%NAME%), which may be anything";
+                else if ((strcmp(cmd, "net") == 0 && admins && adds) ||
+                         (strcmp(cmd, "add-localgroupmember") == 0 && admins))
+                    crit = "adds an account to the Administrators group";
                 else if ((strcmp(cmd, "iex") == 0 || strcmp(cmd, "invoke-expression") == 0) && (fetch || nt == f + 1))
                     crit = "runs text downloaded or built at run time (iex)";
                 else if (strcmp(cmd, "start-process") == 0 &&
@@ -212,6 +239,12 @@ static const char *win_scan(const char *s, size_t n)
                 else if ((strcmp(cmd, "reg") == 0 && del) ||
                          (strcmp(cmd, "remove-item") == 0 && reg))
                     crit = "deletes registry keys";
+            }
+            /* what this segment enumerated, for a deleter it is piped into */
+            prev_rec = prev_root = 0;
+            for (int k = f + 1; k < nt; k++) {
+                prev_rec |= strncmp(tok[k], "-r", 2) == 0 || strcmp(tok[k], "/s") == 0;
+                prev_root |= sh_is_drive_root(tok[k], strlen(tok[k])) || sh_is_windows_critical(tok[k], strlen(tok[k]));
             }
             piped = i < n && s[i] == '|';
             nt = 0;
@@ -268,7 +301,7 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_unseen(cx, v, p->name, " runs text it cannot see");
         return;
     }
-    const char *crit = win_scan(buf, len);
+    const char *crit = sh_win_scan(buf, len);
     int fetched = !crit && sh_code_fetch_exec(buf, len);
     sh_scratch_release(cx, mark);
     if (fetched) {                      /* powershell -c "iex (irm https://...)" */
@@ -279,6 +312,10 @@ void sh_rule_winshell(sh_ctx *cx, const sh_view *v, const sh_program *p)
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.windows_drive_delete", p->name, " ", crit, v->via);
         if (strstr(crit, "logon"))
             cx->out->rule = "critical.persistence";
+        else if (strstr(crit, "Administrators"))
+            cx->out->rule = "critical.privilege";
+        else if (strstr(crit, "hidden in a variable"))
+            cx->out->rule = "critical.hidden_program";
         else if (strstr(crit, "registry"))
             cx->out->rule = "critical.registry_delete";
         else if (strstr(crit, "format") || strstr(crit, "wipes"))
@@ -370,4 +407,22 @@ void sh_rule_win_regset(sh_ctx *cx, const sh_view *v, const sh_program *p)
     }
     sh_verdict(cx, WG_SHELL_DESTRUCTIVE, "bash.registry_write", p->name, " changes the registry",
                NULL, v->via);
+}
+
+/* net (Windows): net localgroup administrators NAME /add makes NAME an
+ * administrator; the rest changes accounts, shares or services, or lists
+ * them (asks: the model does not tell them apart). */
+void sh_rule_net(sh_ctx *cx, const sh_view *v, const sh_program *p)
+{
+    size_t len;
+    uint32_t mark;
+    char *buf = sh_join_scratch(cx, v, v->i, v->end, &len, &mark);
+    const char *crit = buf ? sh_win_scan(buf, len) : NULL;
+    if (buf)
+        sh_scratch_release(cx, mark);
+    if (crit && strstr(crit, "Administrators"))
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.privilege", p->name, " ", crit, v->via);
+    else
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.unknown_program", p->name,
+                   " changes or lists Windows accounts, shares or services", NULL, v->via);
 }

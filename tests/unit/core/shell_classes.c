@@ -850,3 +850,29 @@ Test(shell_classes, more_credential_stores_are_secrets)
     shellt_expect("cat docs/keyrings.md", SAFE, NULL);
     shellt_expect("cat src/login.js", SAFE, NULL);
 }
+
+/* Windows (held-out probe): an enumeration piped into a deleter, .NET's
+ * recursive delete, %SystemRoot%\System32, a program hidden in a cmd
+ * variable, the Administrators group; PowerShell typed as bash text. */
+Test(shell_classes, windows_pipes_dotnet_deletes_cmd_variables_and_admin_groups)
+{
+    shellt_expect("pwsh -c \"Get-ChildItem C:\\ -Recurse | Remove-Item -Force\"", CRIT,
+                  "critical.windows_drive_delete");
+    shellt_expect("Get-ChildItem -Path C:\\ -Include *.* -Recurse | ForEach-Object { $_.Delete() }", CRIT,
+                  "critical.unparsed_signal");
+    shellt_expect("[System.IO.Directory]::Delete(\"C:\\Users\", $true)", CRIT, "critical.unparsed_signal");
+    shellt_expect("cmd.exe /c del /f /s /q %SystemRoot%\\System32\\*", CRIT, "critical.windows_drive_delete");
+    shellt_expect("cmd /c \"%x% /s\"", CRIT, "critical.hidden_program");
+    shellt_expect("cmd /c powershell -c \"Remove-Item C:\\ -Recurse -Force\"", CRIT,
+                  "critical.windows_drive_delete");
+    shellt_expect("net localgroup administrators eve /add", CRIT, "critical.privilege");
+    shellt_expect("pwsh -c \"Add-LocalGroupMember -Group Administrators -Member eve\"", CRIT,
+                  "critical.privilege");
+    /* the same tools on ordinary targets */
+    shellt_expect("pwsh -c \"Get-ChildItem build -Recurse | Remove-Item\"", DESTR, "bash.windows_shell");
+    shellt_expect("cmd /c \"%COMSPEC% /c dir\"", DESTR, "bash.windows_shell");
+    shellt_expect("net localgroup administrators", RISKY, "bash.unknown_program");
+    shellt_expect("Get-Date", SAFE, NULL);
+    shellt_expect("ver", SAFE, NULL);
+    shellt_expect("Get-Item .\\package.json | Format-List", SAFE, NULL);
+}

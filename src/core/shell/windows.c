@@ -131,6 +131,11 @@ void sh_rule_reg(sh_ctx *cx, const sh_view *v, const sh_program *p)
 
 /* A crude scan of cmd.exe / PowerShell text: the POSIX model does not apply,
  * so the known never-autopass commands are looked for token by token. */
+static int end_seg_byte(char c)
+{
+    return c == ';' || c == '&' || c == '|' || c == '\n';
+}
+
 const char *sh_win_scan(const char *s, size_t n)
 {
     char tok[8][128];
@@ -255,16 +260,21 @@ const char *sh_win_scan(const char *s, size_t n)
                 continue;
             }
         }
-        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '"' || s[i] == '\'' ||
+        /* separators (a NUL byte too: unparsable text may hold one); every
+         * pass moves on by at least one byte */
+        size_t from = i;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '"' || s[i] == '\'' || s[i] == '\0' ||
                          s[i] == '(' || s[i] == ')' || s[i] == '{' || s[i] == '}'))
             i++;
         size_t k = 0;
-        while (i < n && !strchr(" \t\"';&|\n(){}", s[i])) {
+        while (i < n && s[i] && !strchr(" \t\"';&|\n(){}", s[i])) {
             if (k + 1 < sizeof tok[0] && s[i] != '^')     /* cmd's escape: r^d is rd */
                 tok[nt][k++] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] + 32) : s[i];
             i++;
         }
         tok[nt][k] = '\0';
+        if (i == from && i < n && !end_seg_byte(s[i]))
+            i++;                        /* a byte that is neither: never stay in place */
         if (k) {
             if (k > 4 && strcmp(tok[nt] + k - 4, ".exe") == 0)
                 tok[nt][k - 4] = '\0';

@@ -876,3 +876,18 @@ Test(shell_classes, windows_pipes_dotnet_deletes_cmd_variables_and_admin_groups)
     shellt_expect("ver", SAFE, NULL);
     shellt_expect("Get-Item .\\package.json | Format-List", SAFE, NULL);
 }
+
+/* Unparsable text with NUL bytes reaches the Windows token scan (fuzz_shell
+ * once hung it there): it ends, and a never-autopass command is still seen. */
+Test(shell_classes, the_windows_scan_of_unparsable_text_ends_on_nul_bytes, .timeout = 10)
+{
+    static const char text[] = "(\0\0\0 ri -r C:\\\0 {\0";
+    wg_shell_verdict v;
+    cr_assert_eq(wg_shell_analyze(&v, text, sizeof text - 1), 0);
+    cr_expect_eq(v.cls, WG_SHELL_CRITICAL, "%s: %s", v.rule, v.reason);
+    char big[70000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = "\0({ a"[i % 6];
+    cr_assert_eq(wg_shell_analyze(&v, big, sizeof big), 0);
+    cr_expect_geq(v.cls, WG_SHELL_DESTRUCTIVE);
+}

@@ -16,8 +16,14 @@ void sh_rule_disk(sh_ctx *cx, const sh_view *v, const sh_program *p)
             if (strcmp(W(j), "-l") == 0 || strcmp(W(j), "--list") == 0 || strcmp(W(j), "print") == 0)
                 list_only = 1;
     }
+    /* macOS asr: restore (and --erase) overwrites a volume; info and
+     * imagescan read an image */
+    if (strcmp(p->name, "asr") == 0 && v->i + 1 < v->end &&
+        (strcmp(W(v->i + 1), "info") == 0 || strcmp(W(v->i + 1), "imagescan") == 0 ||
+         strcmp(W(v->i + 1), "help") == 0))
+        list_only = 1;
     if (list_only) {
-        sh_verdict(cx, WG_SHELL_RISKY, "bash.disk_tool", p->name, " reads the partition table",
+        sh_verdict(cx, WG_SHELL_RISKY, "bash.disk_tool", p->name, " reads the partition table or an image",
                    NULL, v->via);
         return;
     }

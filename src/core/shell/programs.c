@@ -35,6 +35,7 @@ static const sh_program programs[] = {
     R("arp", RULE, sh_rule_query, NULL),
     R("arping", CHECK, sh_rule_net_query, NULL),
     R("ash", SHELL, sh_rule_shell, "inside ash -c"),
+    R("asr", RULE, sh_rule_disk, NULL),
     R("at", RULE, sh_rule_at, NULL),
     R("awk", CHECK, sh_rule_awk, NULL),
     R("aws", RULE, sh_rule_cloud, NULL),

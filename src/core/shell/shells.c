@@ -398,6 +398,22 @@ static int has_word_from(const sh_view *v, int j, const char *w)
     return 0;
 }
 
+/* npm/pnpm/yarn configuration keys whose value is a program (or its
+ * options) run on a later command: `npm config set script-shell X` makes
+ * every later `npm run` run X. KEY or KEY=VALUE. */
+static int runs_later_key(const char *t)
+{
+    static const char *const keys[] = {
+        "script-shell", "shell", "node-options", "git", "editor", "browser", "viewer", "onload-script",
+        "scriptShell", "nodeOptions",
+    };
+    size_t n = strcspn(t, "=");
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strlen(keys[i]) == n && strncasecmp(t, keys[i], n) == 0)
+            return 1;
+    return 0;
+}
+
 void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
 {
     static const char *const version[] = { "--version", "-V", "-v", "version", NULL };
@@ -431,6 +447,12 @@ void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (j + 1 < v->end && strcmp(W(j), "config") == 0 &&
         (strcmp(W(j + 1), "get") == 0 || strcmp(W(j + 1), "list") == 0 || strcmp(W(j + 1), "ls") == 0))
         return;
+    if (j + 2 < v->end && strcmp(W(j), "config") == 0 && strcmp(W(j + 1), "set") == 0 &&
+        runs_later_key(W(j + 2))) {
+        sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,
+                   " config set names a program it runs later (script-shell, node-options, ...)", NULL, v->via);
+        return;
+    }
     sh_verdict(cx, WG_SHELL_RISKY, "bash.package_manager", p->name,
                " installs or runs packages", NULL, v->via);
     sh_probe_args(cx, v, j);

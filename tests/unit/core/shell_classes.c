@@ -891,3 +891,14 @@ Test(shell_classes, the_windows_scan_of_unparsable_text_ends_on_nul_bytes, .time
     cr_assert_eq(wg_shell_analyze(&v, big, sizeof big), 0);
     cr_expect_geq(v.cls, WG_SHELL_DESTRUCTIVE);
 }
+
+/* macOS's asr and package managers' program settings (held-out probe). */
+Test(shell_classes, asr_restores_and_package_manager_program_settings)
+{
+    shellt_expect("asr restore --source x --target /Volumes/y --erase", CRIT, "critical.disk_format");
+    shellt_expect("asr imagescan --source x.dmg", RISKY, "bash.disk_tool");
+    shellt_expect("npm config set script-shell /tmp/evil", CRIT, "critical.persistence");
+    shellt_expect("pnpm config set node-options=--require=/tmp/x.js", CRIT, "critical.persistence");
+    shellt_expect("npm config set registry https://r.example", RISKY, "bash.package_manager");
+    shellt_expect("npm config get script-shell", SAFE, NULL);
+}

@@ -292,24 +292,24 @@ static void git_listing(sh_ctx *cx, const sh_view *v, const git_sub *g, int j)
 }
 
 /* git --config-env=KEY=VAR: KEY takes the value of the environment
- * variable VAR. A value the model knows (X='...' git --config-env=...) is
- * read like -c's; one it cannot see is text nobody reads here, unless KEY
- * cannot run anything (user.*, color.*, init.*). */
+ * variable VAR. For a key whose value git runs (sh_git_exec_key: core.pager,
+ * alias.*, credential.helper, ...) a value the model knows (X='...' git
+ * --config-env=...) is read like -c's, and one it cannot see is text nobody
+ * reads here; other keys (http.extraHeader from a secret, user.name) stay
+ * the configuration override they are. */
 static void config_env(sh_ctx *cx, const sh_view *v, const char *spec)
 {
-    static const char *const inert[] = { "user.", "color.", "init.", "i18n.", "log.", "column." };
     const char *eq = strchr(spec, '=');
+    if (!eq || !sh_git_exec_key(spec, (size_t)(eq - spec)))
+        return;
     const char *val;
     uint32_t vlen;
-    if (eq && sh_var_value(cx, eq + 1, strlen(eq + 1), &val, &vlen)) {
+    if (sh_var_value(cx, eq + 1, strlen(eq + 1), &val, &vlen)) {
         const char *cmd = vlen && val[0] == '!' ? val + 1 : val;
         sh_run_script(cx, cmd, vlen - (uint32_t)(cmd - val), "inside git --config-env");
         return;
     }
-    for (size_t k = 0; k < sizeof inert / sizeof *inert; k++)
-        if (strncasecmp(spec, inert[k], strlen(inert[k])) == 0)
-            return;
-    sh_unseen(cx, v, "git --config-env", " sets configuration from an environment variable it cannot see");
+    sh_unseen(cx, v, "git --config-env", " sets a program-running key from an environment variable it cannot see");
 }
 
 /* strcmp's order without the library call (the subcommand search runs on

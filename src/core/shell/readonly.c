@@ -670,8 +670,9 @@ void sh_rule_pager(sh_ctx *cx, const sh_view *v, const sh_program *p)
             break;
         if (t[0] == '+' && !pager_cmd_reads(t)) {
             sh_unsafe_opt(cx, v, p, "a start-up command that may run a shell or write a file (+CMD)");
-            if (!(FL(j) & SH_W_OPAQUE))
-                sh_probe_text(cx, t, v->c->w[j].len);   /* +!CMD, +'!sudo reboot' */
+            const char *c = t + strspn(t, "+:");
+            if (!(FL(j) & SH_W_OPAQUE) && (*c == '!' || *c == '|'))
+                sh_probe_text(cx, c, v->c->w[j].len - (size_t)(c - t));   /* +!CMD, +'|sh': a shell command */
             return;
         }
         if (t[0] == '-' && t[1] != '-' && strpbrk(t + 1, "oOk")) {

@@ -829,8 +829,11 @@ Test(shell_classes, commands_run_by_options_stdin_sources_and_config_env)
     shellt_expect("sed -i 's/sudo reboot/x/' notes.txt", RISKY, "bash.unsafe_option");
     shellt_expect("echo 'sudo reboot' | sed -n 'w out.txt'", RISKY, "bash.unsafe_option");
     shellt_expect("less '+!ls' f", RISKY, "bash.unsafe_option");
+    shellt_expect("less '+&sudo' /var/log/auth.log", RISKY, "bash.unsafe_option");   /* a line filter: data */
+    shellt_expect("less '+:e sudo' f", RISKY, "bash.unsafe_option");
     shellt_expect("source /dev/stdin <<< 'ls'", SAFE, NULL);
     shellt_expect("git --config-env=user.name=GIT_USER log", RISKY, "bash.git_config_override");
+    shellt_expect("git --config-env=http.extraHeader=GIT_AUTH fetch", RISKY, "bash.git_config_override");
 }
 
 /* Credential stores of build tools, desktops and browsers (held-out probe). */

@@ -22,6 +22,7 @@
 #include "core/shell/internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 static const char *const exec_names[] = {
     "system", "popen", "popen2", "popen3", "exec", "execv", "execvp", "execvpe", "execl",
@@ -202,9 +203,21 @@ static size_t scan(const char *s, size_t n, code_facts *f, char *out, size_t cap
 /* A decoder name (b64decode, atob, fromhex, chr, ...) or a 'base64'/'hex'
  * encoding literal in code that also runs a command: a second pass, made
  * only for such code, so the common case pays nothing for it. */
-static int decodes(const char *s, size_t n)
+static int decodes_in(const char *s, size_t n, int code_only)
 {
     for (size_t i = 0; i < n;) {
+        if (code_only && (s[i] == '\'' || s[i] == '"')) {
+            char q = s[i++];            /* a string literal: its text is data here */
+            size_t from = i;
+            while (i < n && s[i] != q)
+                i += s[i] == '\\' ? 2 : 1;
+            size_t len = i < n ? i - from : 0;
+            if ((len == 6 && strncasecmp(s + from, "base64", 6) == 0) ||
+                (len == 3 && strncasecmp(s + from, "hex", 3) == 0))
+                return 1;               /* Buffer.from(x, 'base64'), .decode('hex') */
+            i++;
+            continue;
+        }
         if (!ident_byte(s[i]) || s[i] == '-') {
             i++;
             continue;
@@ -217,6 +230,62 @@ static int decodes(const char *s, size_t n)
         int quoted = b > 0 && (s[b - 1] == '\'' || s[b - 1] == '"') && i < n && s[i] == s[b - 1];
         if (quoted && (strcmp(tok, "base64") == 0 || strcmp(tok, "hex") == 0))
             return 1;                   /* Buffer.from(x, 'base64'), .decode('hex') */
+    }
+    return 0;
+}
+
+static int decodes(const char *s, size_t n)
+{
+    return decodes_in(s, n, 0);
+}
+
+/* eval or loadstring whose argument calls a decoder in code (not inside a
+ * string literal): what it evaluates is code nobody can read here
+ * (perl's eval pack "H*", ..., eval(atob(...))); eval('[1,2].reverse()')
+ * and eval('1+1') next to struct.pack(...) are not; eval of a value with
+ * no literal in it (eval $x) counts when the code calls a decoder at all.
+ * The argument is the balanced (...) after the name, or up to ';' or a
+ * newline (perl). */
+static int eval_decodes(const char *s, size_t n)
+{
+    static const char *const names[] = { "eval", "loadstring" };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        size_t nl = strlen(names[k]);
+        for (const char *p = s; (p = memmem(p, n - (size_t)(p - s), names[k], nl)) != NULL; p += nl) {
+            size_t i = (size_t)(p - s) + nl;
+            if ((p > s && ident_byte(p[-1])) || (i < n && ident_byte(s[i]) && s[i] != '-'))
+                continue;               /* part of a longer name */
+            while (i < n && (s[i] == ' ' || s[i] == '\t'))
+                i++;
+            size_t from = i, end = i;
+            if (i < n && s[i] == '(') {
+                int depth = 0;
+                for (end = i; end < n; end++) {
+                    if (s[end] == '\'' || s[end] == '"') {
+                        char q = s[end++];
+                        while (end < n && s[end] != q)
+                            end += s[end] == '\\' ? 2 : 1;
+                        if (end >= n)
+                            break;
+                        continue;
+                    }
+                    depth += s[end] == '(' ? 1 : s[end] == ')' ? -1 : 0;
+                    if (depth == 0)
+                        break;
+                }
+            } else {
+                while (end < n && s[end] != ';' && s[end] != '\n')
+                    end++;
+            }
+            if (end > n)
+                end = n;
+            if (end > from && decodes_in(s + from, end - from, 1))
+                return 1;
+            /* eval $x, eval(x): a value built elsewhere, by a decoder in the code */
+            if (end > from && !memchr(s + from, '\'', end - from) && !memchr(s + from, '"', end - from) &&
+                decodes_in(s, n, 1))
+                return 1;
+        }
     }
     return 0;
 }
@@ -291,8 +360,8 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
     }
     /* eval of decoded text is the same: code nobody can read (perl's eval
      * pack "H*", node's eval(atob(...)), lua's loadstring(...)) */
-    if (!why && (f.exec || f.backtick || memmem(code, n, "eval", 4) || memmem(code, n, "loadstring", 10)) &&
-        decodes(code, n)) {
+    if (!why && (((f.exec || f.backtick) && decodes(code, n)) ||
+                 ((memmem(code, n, "eval", 4) || memmem(code, n, "loadstring", 10)) && eval_decodes(code, n)))) {
         why = "runs a command or code it decodes at run time (base64, hex, ...), text nobody can read here";
         rule = "critical.shell_unseen_text";
     }

@@ -806,6 +806,13 @@ Test(shell_classes, privilege_appends_kernel_triggers_and_decoded_eval)
                   "critical.shell_unseen_text");
     shellt_expect("lua -e 'loadstring(string.reverse(\"x\"))()'", CRIT, "critical.shell_unseen_text");
     shellt_expect("node -e \"console.log(eval('1+1'))\"", RISKY, "bash.interpreter");
+    shellt_expect("perl -e 'my $x = pack(\"H*\", \"7379\"); eval $x'", CRIT, "critical.shell_unseen_text");
+    shellt_expect("python3 -c \"import base64; x=base64.b64decode('cHJpbnQoMSk='); eval(x)\"", CRIT,
+                  "critical.shell_unseen_text");
+    /* a decoder's name inside eval's literal, or called beside eval: visible code */
+    shellt_expect("node -e \"console.log(eval('[1,2].reverse()'))\"", RISKY, "bash.interpreter");
+    shellt_expect("python3 -c \"import struct; print(eval('1+1'), struct.pack('<I',1))\"", RISKY,
+                  "bash.interpreter");
     shellt_expect("python3 -c \"import struct; print(struct.pack('<I', 1))\"", RISKY, "bash.interpreter");
 }
 

@@ -246,15 +246,24 @@ static int decodes(const char *s, size_t n)
  * no literal in it (eval $x) counts when the code calls a decoder at all.
  * The argument is the balanced (...) after the name, or up to ';' or a
  * newline (perl). */
+#define EVAL_WINDOWS_MAX 16   /* eval arguments read one by one; past them the whole code decides */
+
 static int eval_decodes(const char *s, size_t n)
 {
     static const char *const names[] = { "eval", "loadstring" };
+    int anywhere = -1;                  /* decodes_in(s, n, 1), once: every pass stays linear */
+    unsigned windows = 0;
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         size_t nl = strlen(names[k]);
         for (const char *p = s; (p = memmem(p, n - (size_t)(p - s), names[k], nl)) != NULL; p += nl) {
             size_t i = (size_t)(p - s) + nl;
             if ((p > s && ident_byte(p[-1])) || (i < n && ident_byte(s[i]) && s[i] != '-'))
                 continue;               /* part of a longer name */
+            if (++windows > EVAL_WINDOWS_MAX) {
+                if (anywhere < 0)
+                    anywhere = decodes_in(s, n, 1);
+                return anywhere;        /* many evals: a decoder anywhere is enough (fail closed) */
+            }
             while (i < n && (s[i] == ' ' || s[i] == '\t'))
                 i++;
             size_t from = i, end = i;
@@ -282,9 +291,12 @@ static int eval_decodes(const char *s, size_t n)
             if (end > from && decodes_in(s + from, end - from, 1))
                 return 1;
             /* eval $x, eval(x): a value built elsewhere, by a decoder in the code */
-            if (end > from && !memchr(s + from, '\'', end - from) && !memchr(s + from, '"', end - from) &&
-                decodes_in(s, n, 1))
-                return 1;
+            if (end > from && !memchr(s + from, '\'', end - from) && !memchr(s + from, '"', end - from)) {
+                if (anywhere < 0)
+                    anywhere = decodes_in(s, n, 1);
+                if (anywhere)
+                    return 1;
+            }
         }
     }
     return 0;

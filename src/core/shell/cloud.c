@@ -25,7 +25,7 @@ enum { CLOUD_PATH_MAX = 6 };    /* path words looked at */
 
 static const char *const read_verbs[] = {
     "list", "ls", "describe", "show", "get", "view", "info", "status", "whoami", "cat", "du",
-    "stat", "version", "help", "get-value", NULL,
+    "stat", "version", "help", "get-value", "tail", NULL,
 };
 static const char *const read_ops[] = { "describe-", "list-", "get-", NULL };   /* aws */
 static const char *const write_verbs[] = {

@@ -139,6 +139,7 @@ static const char *const runs_commands[] = {
     "bisect", "difftool", "filter-branch", "mergetool", "rebase", NULL,
 };
 static const char *const V_notes[] = { "list", "show", NULL };
+static const char *const V_lfs[] = { "ls-files", "status", "env", "version", "locks", NULL };
 static const char *const F_stash[] = { "push", "save", "pop", "apply", "drop", "clear",
                                        "create", "store", "branch", NULL };
 
@@ -154,7 +155,7 @@ static const git_sub git_subs[] = {
     { "diff-tree", G_READ, NULL }, { "fetch", G_RISKY, NULL }, { "filter-branch", G_DESTRUCTIVE, NULL },
     { "for-each-ref", G_READ, NULL }, { "fsck", G_READ, NULL }, { "gc", G_RISKY, NULL },
     { "grep", G_READ, NULL },
-    { "help", G_READ, NULL }, { "log", G_READ, NULL }, { "ls-files", G_READ, NULL },
+    { "help", G_READ, NULL }, { "lfs", G_VERBS, V_lfs }, { "log", G_READ, NULL }, { "ls-files", G_READ, NULL },
     { "ls-remote", G_READ, NULL }, { "ls-tree", G_READ, NULL }, { "merge", G_DESTRUCTIVE, NULL },
     { "merge-base", G_READ, NULL }, { "name-rev", G_READ, NULL }, { "notes", G_VERBS, V_notes },
     { "pull", G_RISKY, NULL }, { "push", G_PUSH, NULL }, { "range-diff", G_READ, NULL },

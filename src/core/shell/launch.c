@@ -179,7 +179,8 @@ static const char *const Q_docker[] = {
 static const char *const Q_kubectl[] = {
     "get", "describe", "logs", "version", "explain", "api-resources", "api-versions",
     "cluster-info", "top", "config current-context", "config get-contexts",
-    "config get-clusters", "config view", "auth can-i", "auth whoami", "events", "diff", NULL,
+    "config get-clusters", "config view", "auth can-i", "auth whoami", "events", "diff",
+    "rollout status", "rollout history", NULL,
 };
 static const char *const Q_helm[] = {
     "list", "ls", "status", "history", "version", "get", "show", "search", "env", "lint",
@@ -195,7 +196,7 @@ static const char *const Q_go[] = {
 };
 static const char *const Q_cargo[] = {
     "version", "metadata", "tree", "search", "pkgid", "locate-project", "read-manifest",
-    "verify-project", "help", NULL,
+    "verify-project", "help", "--list", NULL,
 };
 static const char *const Q_brew[] = {
     "list", "ls", "info", "search", "config", "doctor", "deps", "uses", "leaves", "outdated",
@@ -354,6 +355,13 @@ static const char *const Q_defaults[] = { "read", "read-type", "domains", "find"
 /* cmake -N: "view mode only, only load the cache" (no configure step) */
 static const char *const N_cmake[] = { "-N", NULL };
 static const char *const B_cmake[] = { "-P", "-E", "-C", "--build", "--install", "--open", "--workflow", NULL };
+/* Apple's developer tools: listings; xcrun runs any other tool it is given */
+static const char *const Q_xcodebuild[] = {
+    "-showsdks", "-version", "-list", "-showBuildSettings", "-showdestinations", NULL,
+};
+static const char *const Q_xcrun[] = {
+    "simctl list", "--show-sdk-path", "--show-sdk-version", "--show-sdk-platform-path", "--find", "-f", NULL,
+};
 static const char *const Q_stty[] = { "size", "-a", "--all", "-g", "--save", NULL };
 static const char *const Q_winget[] = { "list", "search", "show", NULL };
 static const char *const Q_choco[] = { "list", "search", "info", "outdated", NULL };
@@ -430,6 +438,8 @@ static const query_spec queries[] = {
     { "timedatectl", Q_ctl, B_none, 0, 1, NULL, 0 },
     { "tsc", NULL, B_tsc, 0, 0, N_tsc, 0 },
     { "units", NULL, B_units, 0, 0, NULL, 0 },
+    { "xcodebuild", Q_xcodebuild, B_none, 0, 0, NULL, 0 },
+    { "xcrun", Q_xcrun, B_none, 1, 0, NULL, 0 },
     { "unrar", Q_unrar, B_none, 0, 0, NULL, 0 },
     { "unxz", NULL, B_compress, 0, 0, N_compress, 0 },
     { "unzstd", NULL, B_compress, 0, 0, N_compress, 0 },

@@ -572,6 +572,8 @@ static const sh_program programs[] = {
     R("wmic", RULE, sh_rule_win_admin, NULL),
     R("wsl", RULE, sh_rule_runas, NULL),
     R("xargs", WRAPPER, sh_rule_xargs, "via xargs"),
+    R("xcodebuild", RULE, sh_rule_query, NULL),
+    R("xcrun", RULE, sh_rule_query, NULL),
     R("xmllint", RULE, sh_rule_query, NULL),
     R("xmlstarlet", RULE, sh_rule_query, NULL),
     R("xonsh", SHELL, sh_rule_shell, "inside xonsh -c"),

@@ -206,6 +206,14 @@ static int sed_script_ok_run(const char *s, const char **run, size_t *run_len)
                 i++;
             if (a == 0 && i < n && s[i] == ',') {
                 i++;
+                if (i < n && (s[i] == '+' || s[i] == '~')) {
+                    i++;                /* GNU addr,+N and addr,~N: the next N lines, a multiple */
+                    while (i < n && s[i] >= '0' && s[i] <= '9')
+                        i++;
+                    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+                        i++;
+                    break;
+                }
                 continue;
             }
             break;

@@ -444,9 +444,11 @@ void sh_rule_pkg(sh_ctx *cx, const sh_view *v, const sh_program *p)
     if (j < v->end && strcmp(W(j), "audit") == 0 && !has_word_from(v, j + 1, "fix") &&
         !has_word_from(v, j + 1, "--fix"))
         return;
-    if (j + 1 < v->end && strcmp(W(j), "config") == 0 &&
+    if (j + 1 < v->end && (strcmp(W(j), "config") == 0 || strcmp(W(j), "pkg") == 0) &&
         (strcmp(W(j + 1), "get") == 0 || strcmp(W(j + 1), "list") == 0 || strcmp(W(j + 1), "ls") == 0))
-        return;
+        return;                         /* npm config get, npm pkg get version */
+    if (j + 1 == v->end && strcmp(W(j), "env") == 0 && strcmp(p->name, "gem") == 0)
+        return;                         /* gem env */
     if (j + 2 < v->end && strcmp(W(j), "config") == 0 && strcmp(W(j + 1), "set") == 0 &&
         runs_later_key(W(j + 2))) {
         sh_verdict(cx, WG_SHELL_CRITICAL, "critical.persistence", p->name,

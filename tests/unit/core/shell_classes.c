@@ -912,3 +912,21 @@ Test(shell_classes, asr_restores_and_package_manager_program_settings)
     shellt_expect("npm config set registry https://r.example", RISKY, "bash.package_manager");
     shellt_expect("npm config get script-shell", SAFE, NULL);
 }
+
+/* Everyday reads of other ecosystems (held-out probe of agent sessions). */
+Test(shell_classes, more_ecosystem_reads_run_silently)
+{
+    static const char *const reads[] = {
+        "sed -n '/ERROR/,+3p' app.log", "sed -n '1,~4p' f", "cargo --list", "kubectl rollout status deploy/api",
+        "aws logs tail /aws/lambda/fn --since 1h", "git lfs ls-files", "gem env", "npm pkg get version",
+        "xcrun simctl list", "xcodebuild -showsdks",
+    };
+    for (size_t i = 0; i < sizeof reads / sizeof *reads; i++)
+        shellt_expect(reads[i], SAFE, NULL);
+    shellt_expect("sed '/x/,+2w out' f", RISKY, "bash.unsafe_option");
+    shellt_expect("kubectl rollout restart deploy/api", RISKY, NULL);
+    shellt_expect("git lfs push origin main", RISKY, "bash.git");
+    shellt_expect("npm pkg set version=2", RISKY, "bash.package_manager");
+    shellt_expect("xcrun simctl erase all", RISKY, NULL);
+    shellt_expect("xcrun sudo id", CRIT, "critical.privilege");
+}

@@ -121,6 +121,13 @@ static void project_open(project_dir *p, const char *cwd)
     }
 }
 
+/* The rule of a write the core guards (wg_shell_guarded_path): the same
+ * tables as the bash gate's, for every face. */
+static const char *guarded_rule(wg_guarded_kind kind)
+{
+    return kind == WG_GUARDED_SYSTEM ? "hook.write_system_file" : "hook.write_runs_code";
+}
+
 /* One written file. */
 static void write_one(wg_gate_decision *d, const wg_gate *g, const project_dir *pd,
                       const char *gate_tool, const char *path, size_t n, wg_autonomy level)
@@ -133,14 +140,13 @@ static void write_one(wg_gate_decision *d, const wg_gate *g, const project_dir *
         return;
     }
     int inside = pd->has_project && wg_hook_path_inside(abs, pd->project);
+    wg_guarded_kind kind;
     const char *what;
-    if ((what = wg_hook_path_runs_code(abs))) {
-        made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, "hook.write_runs_code");
-        set_reason(d, "the write changes ", what, ": code would run later without a look");
-    } else if ((what = wg_hook_path_system(abs))) {
-        made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, "hook.write_system_file");
-        set_reason(d, "the write changes ", what, ": the system itself (log-in, boot, disks), "
-                   "never without a look");
+    if ((what = wg_shell_guarded_path(abs, strlen(abs), &kind))) {
+        made(d, level, 1, 1, WG_APPROVAL_CRITICAL, 0, guarded_rule(kind));
+        set_reason(d, "the write changes ", what, kind == WG_GUARDED_SYSTEM
+                   ? ": the system itself (log-in, boot, disks), never without a look"
+                   : ": code would run later without a look");
     } else if ((what = wg_hook_path_secret(abs))) {
         made(d, level, 1, !inside, inside ? WG_APPROVAL_ELEVATED : WG_APPROVAL_CRITICAL, 0,
              inside ? "hook.write_secret_in_project" : "hook.write_secret");
@@ -419,20 +425,16 @@ static int mcp_write_target(void *ud, const char *key, const char *path, size_t 
     (void)key;
     mcp_target *t = ud;
     char abs[WG_HOOK_PATH_MAX + 1];
-    const char *what, *rule = "hook.write_runs_code";
-    if (wg_hook_path_resolve(abs, sizeof abs, t->pd->has_project ? t->pd->project : NULL, path, n) < 0) {
-        /* relative with no project dir: the text alone (core's rule) */
-        wg_guarded_kind kind;
-        what = wg_shell_guarded_path(path, n, &kind);
-        if (kind == WG_GUARDED_SYSTEM)
-            rule = "hook.write_system_file";
-    } else if (!(what = wg_hook_path_runs_code(abs))) {
-        what = wg_hook_path_system(abs);
-        rule = "hook.write_system_file";
-    }
+    wg_guarded_kind kind;
+    /* resolved against the project (symlinks followed), or, relative with
+     * no project dir, the text alone */
+    const char *what = wg_hook_path_resolve(abs, sizeof abs, t->pd->has_project ? t->pd->project : NULL,
+                                            path, n) < 0
+                           ? wg_shell_guarded_path(path, n, &kind)
+                           : wg_shell_guarded_path(abs, strlen(abs), &kind);
     if (!what)
         return 0;
-    made(t->d, t->level, 1, 1, WG_APPROVAL_CRITICAL, 0, rule);
+    made(t->d, t->level, 1, 1, WG_APPROVAL_CRITICAL, 0, guarded_rule(kind));
     set_reason(t->d, "the MCP tool writes to ", what, ": never without a look");
     return 1;
 }

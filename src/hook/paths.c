@@ -105,22 +105,6 @@ const char *wg_hook_path_secret(const char *abs)
     return sh_secret_path(abs, strlen(abs));
 }
 
-const char *wg_hook_path_runs_code(const char *abs)
-{
-    return sh_runs_code_path(abs, strlen(abs), 0);
-}
-
-const char *wg_hook_path_system(const char *abs)
-{
-    size_t n = strlen(abs);
-    const char *what = sh_vital_path(abs, n, SH_CWD_PROJECT, 0);
-    if (!what && sh_is_raw_disk(abs, n))
-        what = "a raw disk (its file systems and partition table)";
-    if (!what)
-        what = sh_kernel_trigger_path(abs, n, SH_CWD_PROJECT);
-    return what;
-}
-
 /* ---- URLs ---------------------------------------------------------------------- */
 
 static int all_digits(const char *s, size_t n)

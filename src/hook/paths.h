@@ -33,15 +33,8 @@ int wg_hook_path_holds_secrets(const char *abs);
 /* What credential abs names ("an SSH key or config"), or NULL. */
 const char *wg_hook_path_secret(const char *abs);
 
-/* Why writing abs runs code later ("a shell start-up file"), or NULL. */
-const char *wg_hook_path_runs_code(const char *abs);
-
-/* Why writing abs damages the system itself, the bash gate's never-autopass
- * targets: a vital file ("the account database": /etc/passwd, /etc/sudoers,
- * /boot/...), a raw disk ("a raw disk": /dev/sda, /dev/nvme0n1) or a kernel
- * trigger ("the kernel's emergency trigger ...": /proc/sysrq-trigger); NULL
- * otherwise. */
-const char *wg_hook_path_system(const char *abs);
+/* Files that run code later or are the system itself: the core's
+ * wg_shell_guarded_path (include/waggle/shell.h), one table for every face. */
 
 /* Why fetching url (n bytes) needs a look ("a loopback or private
  * address"), or NULL for an http(s) URL to a public host name. */

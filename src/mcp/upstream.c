@@ -958,18 +958,20 @@ static void note(wg_upstream *u, const char *fmt, ...)
     u->o.note(u->o.note_ud, u, line);
 }
 
-/* err without what the log line says already ("gateway: ", "upstream
- * NAME ", "went down: "). Points into err. */
-static const char *bare_reason(const wg_upstream *u, const char *err)
+/* err for the log line into out: sanitized, without what the line says
+ * already ("gateway: ", "upstream NAME ", "went down: "). Returns out. */
+static const char *log_reason(const wg_upstream *u, const char *err, char *out, size_t cap)
 {
+    wg_mcp__up_sanitize(out, cap, err);
+    const char *r = out;
     size_t n = strlen(u->name);
-    if (!strncmp(err, "gateway: ", 9))
-        err += 9;
-    if (!strncmp(err, "upstream ", 9) && !strncmp(err + 9, u->name, n) && err[9 + n] == ' ')
-        err += 10 + n;
-    if (!strncmp(err, "went down: ", 11))
-        err += 11;
-    return err;
+    if (!strncmp(r, "gateway: ", 9))
+        r += 9;
+    if (!strncmp(r, "upstream ", 9) && !strncmp(r + 9, u->name, n) && r[9 + n] == ' ')
+        r += 10 + n;
+    if (!strncmp(r, "went down: ", 11))
+        r += 11;
+    return r;
 }
 
 static void changed(wg_upstream *u)
@@ -1079,11 +1081,9 @@ static void *supervisor_main(void *arg)
             char err[200];
             teardown(u, 200, why, err, sizeof err);
             set_state(u, WG_UP_RESTARTING, u->stop ? NULL : err);
-            if (!u->stop) {
-                char clean[200];
-                wg_mcp__up_sanitize(clean, sizeof clean, err);
-                note(u, "went down: %s; next start in %ld ms", bare_reason(u, clean), backoff);
-            }
+            char clean[200];
+            if (!u->stop)
+                note(u, "went down: %s; next start in %ld ms", log_reason(u, err, clean, sizeof clean), backoff);
             changed(u);
         } else {
             fails++;
@@ -1093,12 +1093,11 @@ static void *supervisor_main(void *arg)
             teardown(u, 200, "the start failed", ignored, sizeof ignored);
             set_state(u, WG_UP_RESTARTING, err);
             char clean[200];
-            wg_mcp__up_sanitize(clean, sizeof clean, err);
+            const char *why = log_reason(u, err, clean, sizeof clean);
             if (fails >= WG_UP_GIVEUP)
-                note(u, "start %d failed: %s; gave up (%d starts in a row failed)", fails,
-                     bare_reason(u, clean), fails);
+                note(u, "start %d failed: %s; gave up (%d starts in a row failed)", fails, why, fails);
             else if (!u->stop)
-                note(u, "start %d failed: %s; next start in %ld ms", fails, bare_reason(u, clean), backoff);
+                note(u, "start %d failed: %s; next start in %ld ms", fails, why, backoff);
         }
         if (fails >= WG_UP_GIVEUP) {
             set_state(u, WG_UP_FAILED, NULL);

@@ -1,9 +1,10 @@
 /* autorun.c - files whose contents some program runs later: shell start-up
  * files, git hooks, cron tables, systemd units, and coding agents' own
  * settings (their hooks and MCP servers are programs, and removing waggle's
- * hook from them turns the gate off). The same two tables for both faces:
- * the hook's rule hook.write_runs_code (src/hook/paths.c) and the bash
- * gate's critical.agent_config (a write by a shell command, analyze.c).
+ * hook from them turns the gate off). The same two tables for every face:
+ * the hook's hook.write_runs_code and the gateway's gateway.write_runs_code
+ * (through wg_shell_guarded_path, guarded.c) and the bash gate's
+ * critical.agent_config (a write by a shell command, analyze.c).
  *
  * Pure functions of the text; no state, thread-safe. */
 #include "core/shell/internal.h"

@@ -372,8 +372,7 @@ int sh_code_scan(sh_ctx *cx, const sh_view *v, const char *who, const char *code
     }
     /* eval of decoded text is the same: code nobody can read (perl's eval
      * pack "H*", node's eval(atob(...)), lua's loadstring(...)) */
-    if (!why && (((f.exec || f.backtick) && decodes(code, n)) ||
-                 ((memmem(code, n, "eval", 4) || memmem(code, n, "loadstring", 10)) && eval_decodes(code, n)))) {
+    if (!why && (((f.exec || f.backtick) && decodes(code, n)) || eval_decodes(code, n))) {
         why = "runs a command or code it decodes at run time (base64, hex, ...), text nobody can read here";
         rule = "critical.shell_unseen_text";
     }

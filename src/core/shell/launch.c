@@ -99,6 +99,16 @@ static void probe_words(sh_ctx *cx, const sh_view *v, int from)
     }
 }
 
+/* A probe keeps only a never-autopass finding: anything less it found is
+ * undone (the verdict and the working directory as they were). */
+static void keep_only_critical(sh_ctx *cx, const wg_shell_verdict *keep, int cwd)
+{
+    if (cx->out->cls < WG_SHELL_CRITICAL) {
+        *cx->out = *keep;
+        cx->cwd = cwd;
+    }
+}
+
 void sh_probe_text(sh_ctx *cx, const char *s, size_t n)
 {
     if (cx->out->cls == WG_SHELL_CRITICAL || cx->probes >= SH_MAX_PROBE_RUNS)
@@ -106,10 +116,7 @@ void sh_probe_text(sh_ctx *cx, const char *s, size_t n)
     wg_shell_verdict keep = *cx->out;
     int cwd = cx->cwd;
     probe_text(cx, s, n);
-    if (cx->out->cls < WG_SHELL_CRITICAL) {
-        *cx->out = keep;
-        cx->cwd = cwd;
-    }
+    keep_only_critical(cx, &keep, cwd);
 }
 
 void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
@@ -133,10 +140,7 @@ void sh_probe_args(sh_ctx *cx, const sh_view *v, int from)
     if (c->piped_in && c->pipe_text && c->pipe_text_len > 0 && cx->out->cls < WG_SHELL_CRITICAL &&
         cx->probes < SH_MAX_PROBE_RUNS)
         probe_text(cx, c->pipe_text, (size_t)c->pipe_text_len);
-    if (cx->out->cls < WG_SHELL_CRITICAL) {
-        *cx->out = keep;
-        cx->cwd = cwd;
-    }
+    keep_only_critical(cx, &keep, cwd);
 }
 
 /* ---- "prints its version" ------------------------------------------------- */

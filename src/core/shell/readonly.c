@@ -151,26 +151,6 @@ void sh_rule_fd(sh_ctx *cx, const sh_view *v, const sh_program *p)
  * y a i c b t T : { } #, and s with flags g p i I m M digits. e w W r R and
  * the s flags e and w are refused; an e command's text (`1e CMD`) is then
  * *run (to the end of its line), else *run is NULL. */
-static int sed_script_ok_run(const char *s, const char **run, size_t *run_len);
-
-static int sed_script_ok(const char *s)
-{
-    const char *run;
-    size_t len;
-    return sed_script_ok_run(s, &run, &len);
-}
-
-/* A sed script the rule refused: when it has an e command, the command it
- * runs is probed (sed -n '1e sudo reboot' is never-autopass). */
-static void sed_refused(sh_ctx *cx, const sh_view *v, const sh_program *p, const char *sc)
-{
-    const char *run;
-    size_t len;
-    sh_unsafe_opt(cx, v, p, "a script that can write or run commands");
-    if (!sed_script_ok_run(sc, &run, &len) && run)
-        sh_probe_text(cx, run, len);
-}
-
 static int sed_script_ok_run(const char *s, const char **run, size_t *run_len)
 {
     *run = NULL;
@@ -272,6 +252,21 @@ static int sed_script_ok_run(const char *s, const char **run, size_t *run_len)
     return 1;
 }
 
+/* 1 when the rule refuses sed script sc (the verdict given): when it has an
+ * e command, the command it runs is probed too (sed -n '1e sudo reboot' is
+ * never-autopass). */
+static int sed_refuses(sh_ctx *cx, const sh_view *v, const sh_program *p, const char *sc)
+{
+    const char *run;
+    size_t len;
+    if (sed_script_ok_run(sc, &run, &len))
+        return 0;
+    sh_unsafe_opt(cx, v, p, "a script that can write or run commands");
+    if (run)
+        sh_probe_text(cx, run, len);
+    return 1;
+}
+
 /* A sed script's w FILE (or s///w FILE) onto a raw disk. */
 static int sed_writes_disk(const char *s, size_t n)
 {
@@ -322,10 +317,8 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
                 if (!e)
                     j++;
                 script_given = 1;
-                if (!sed_script_ok(sc)) {
-                    sed_refused(cx, v, p, sc);
+                if (sed_refuses(cx, v, p, sc))
                     return;
-                }
             }
             continue;
         }
@@ -347,10 +340,8 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
                         j++;
                     if (t[k] == 'e') {
                         script_given = 1;
-                        if (!sed_script_ok(sc)) {
-                            sed_refused(cx, v, p, sc);
+                        if (sed_refuses(cx, v, p, sc))
                             return;
-                        }
                     }
                     break;
                 }
@@ -359,10 +350,8 @@ void sh_rule_sed(sh_ctx *cx, const sh_view *v, const sh_program *p)
         }
         if (!script_given) {
             script_given = 1;
-            if (!sed_script_ok(t)) {
-                sed_refused(cx, v, p, t);
+            if (sed_refuses(cx, v, p, t))
                 return;
-            }
         }
     }
 }
